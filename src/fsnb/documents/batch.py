@@ -1,0 +1,36 @@
+"""Parse many files at once with a bounded pool of workers."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from fsnb.documents.cache import ParseCache
+from fsnb.documents.model import Document
+from fsnb.documents.parse import parse
+from fsnb.errors import ParseError
+
+
+def default_workers() -> int:
+    """`FSNB_WORKERS`, else the number of CPUs (at most 8)."""
+    env = os.environ.get("FSNB_WORKERS")
+    return max(1, int(env)) if env else min(8, os.cpu_count() or 2)
+
+
+def parse_many(
+    paths: Iterable[Path], *, workers: int | None = None, cache: ParseCache | None = None
+) -> Iterator[tuple[Path, Document | ParseError]]:
+    """Yield (path, document or error) for every path, in the order given."""
+    store = cache or ParseCache()
+
+    def one(path: Path) -> Document | ParseError:
+        try:
+            return parse(path, cache=store)
+        except ParseError as exc:
+            return exc
+
+    paths = list(paths)
+    with ThreadPoolExecutor(max_workers=workers or default_workers()) as pool:
+        yield from zip(paths, pool.map(one, paths), strict=False)

@@ -1,0 +1,243 @@
+"""Parse files to markdown with page spans: Docling for documents, a plain read for text.
+
+PDFs go through Docling's model-free native pipeline (text cells from docling-parse,
+reflowed into paragraphs here); the layout pipeline is used only when asked for
+(`pipeline="layout"` or `FSNB_PDF_PIPELINE=layout`) and installed. Results, failures
+included, are kept in the persistent `ParseCache`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from fsnb.documents.cache import ParseCache
+from fsnb.documents.model import Document, PageSpan
+from fsnb.documents.reflow import Line, reflow
+from fsnb.documents.text import looks_binary, read_text
+from fsnb.errors import ParseError
+
+if TYPE_CHECKING:
+    from docling.document_converter import DocumentConverter
+    from docling_core.types.doc import DoclingDocument
+
+log = logging.getLogger(__name__)
+
+Pipeline = Literal["native", "layout"]
+
+#: File suffix -> format name, for the formats Docling reads.
+DOCLING_FORMATS = {
+    ".pdf": "pdf", ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx", ".html": "html",
+    ".htm": "html", ".xhtml": "html", ".md": "md", ".markdown": "md", ".csv": "csv",
+}  # fmt: skip
+#: Suffixes read as plain text.
+TEXT_SUFFIXES = frozenset(
+    (
+        ".txt .text .log .rst .adoc .org .json .jsonl .yaml .yml .toml .ini .cfg .conf .xml"
+        " .tex .py .js .ts .sql .sh .r .java .go .rs .c .h .cpp .rb .php .css .env"
+    ).split()
+)
+#: Bumped whenever parsing output changes, so old cache entries stop matching.
+PARSER_VERSION = "1"
+
+_local = threading.local()
+
+
+def supported(path: str | os.PathLike[str]) -> bool:
+    """Whether `parse` knows the file's format (by its suffix)."""
+    suffix = Path(path).suffix.lower()
+    return suffix in DOCLING_FORMATS or suffix in TEXT_SUFFIXES
+
+
+def default_pipeline() -> Pipeline:
+    return "layout" if os.environ.get("FSNB_PDF_PIPELINE", "").lower() == "layout" else "native"
+
+
+def parse(
+    path: str | os.PathLike[str],
+    *,
+    cache: ParseCache | Literal[False] | None = None,
+    pipeline: Pipeline | None = None,
+) -> Document:
+    """Parse one file, from the cache when the file is unchanged.
+
+    Raises `ParseError` with a one-line reason for files that cannot be read.
+    `cache=False` bypasses the cache; `None` uses the default one.
+    """
+    file = Path(path)
+    name = str(path)
+    pipeline = pipeline or default_pipeline()
+    try:
+        stat = file.stat()
+    except FileNotFoundError:
+        raise ParseError(name, "no such file") from None
+    except OSError as exc:
+        raise ParseError(name, exc.strerror or str(exc)) from None
+    if file.is_dir():
+        raise ParseError(name, "is a folder")
+    if not os.access(file, os.R_OK):
+        raise ParseError(name, "permission denied")
+    store = None if cache is False else (cache or ParseCache())
+    key = store.key(file, stat, f"{PARSER_VERSION}/{pipeline}") if store else ""
+    if store and (entry := store.get(key)) is not None:
+        if "error" in entry:
+            raise ParseError(name, entry["error"])
+        return Document.from_dict({**entry["document"], "path": str(file)})
+    try:
+        document = _parse_uncached(file, name, pipeline)
+    except ParseError as exc:
+        if store:
+            store.put(key, {"error": exc.why})
+        raise
+    if store:
+        store.put(key, {"document": document.to_dict()})
+    return document
+
+
+def preview(path: str | os.PathLike[str], chars: int = 1500, **kwargs: Any) -> str:
+    """The first `chars` characters of a document, cut at a word boundary."""
+    text = parse(path, **kwargs).text
+    if len(text) <= chars:
+        return text
+    cut = text.rfind(" ", 0, chars)
+    return text[: cut if cut > chars // 2 else chars].rstrip()
+
+
+def _parse_uncached(file: Path, name: str, pipeline: Pipeline) -> Document:
+    suffix = file.suffix.lower()
+    if suffix in TEXT_SUFFIXES:
+        return read_text(file, name)
+    fmt = DOCLING_FORMATS.get(suffix)
+    if fmt is None:
+        raise ParseError(name, f"unsupported file type '{suffix or file.name}'")
+    with file.open("rb") as handle:
+        head = handle.read(8192)
+    if not head:
+        raise ParseError(name, "empty file (0 bytes)")
+    if fmt == "pdf" and not head.startswith(b"%PDF-"):
+        raise ParseError(name, "corrupt PDF: no PDF header")
+    if fmt in ("md", "csv", "html") and looks_binary(head):
+        raise ParseError(name, "binary content, not text")
+    if fmt == "pdf" and pipeline == "layout" and not layout_available():
+        document = _native_pdf(file, name)
+        document.warnings.append(
+            "layout pipeline not installed (pip install 'fsnb[layout]'): used the native pipeline"
+        )
+        return document
+    if fmt == "pdf" and pipeline == "native":
+        return _native_pdf(file, name)
+    return _docling(file, name, fmt, pipeline)
+
+
+def layout_available() -> bool:
+    """Whether Docling's layout models can run here (the `layout` extra is installed)."""
+    return all(importlib.util.find_spec(m) for m in ("torch", "docling_ibm_models"))
+
+
+def _converter(kind: str) -> DocumentConverter:
+    """One converter per thread and kind ('native' PDFs, 'layout' PDFs, other formats)."""
+    converters = _local.__dict__.setdefault("converters", {})
+    if kind not in converters:
+        from docling.datamodel.base_models import InputFormat
+        from docling.document_converter import DocumentConverter, NativePdfFormatOption
+
+        options: dict[Any, Any] = {}
+        if kind == "native":
+            from docling.datamodel.pipeline_options import NativePdfPipelineOptions
+
+            native = NativePdfPipelineOptions(
+                generate_page_images=False, generate_picture_images=False, parser_threads=1
+            )
+            options[InputFormat.PDF] = NativePdfFormatOption(pipeline_options=native)
+        converters[kind] = DocumentConverter(format_options=options)
+    return converters[kind]
+
+
+def _convert(file: Path, name: str, kind: str) -> DoclingDocument:
+    from docling.datamodel.base_models import ConversionStatus
+
+    try:
+        result = _converter(kind).convert(file, raises_on_error=False)
+    except Exception as exc:  # Docling raises its own and its backends' errors
+        raise ParseError(name, _reason(exc)) from None
+    if result.status not in (ConversionStatus.SUCCESS, ConversionStatus.PARTIAL_SUCCESS):
+        detail = "; ".join(e.error_message for e in result.errors) or result.status.value
+        raise ParseError(name, f"Docling could not convert it ({detail})")
+    return result.document
+
+
+def _reason(exc: Exception) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    lowered = text.lower()
+    if "password" in lowered or "encrypt" in lowered:
+        return "encrypted file (password required)"
+    if "not valid" in lowered or "format" in lowered or "corrupt" in lowered:
+        return f"corrupt or unreadable file ({text[:160]})"
+    return text[:200]
+
+
+def _native_pdf(file: Path, name: str) -> Document:
+    from docling_core.types.doc import CoordOrigin
+
+    doc = _convert(file, name, "native")
+    lines: list[Line] = []
+    for item in doc.texts:
+        if not item.prov or not item.text.strip():
+            continue
+        prov = item.prov[0]
+        box = prov.bbox
+        if box.coord_origin != CoordOrigin.BOTTOMLEFT:
+            box = box.to_bottom_left_origin(doc.pages[prov.page_no].size.height)
+        lines.append(Line(item.text, prov.page_no, box.l, box.t, box.r, box.b))
+    pages = reflow(lines)
+    count = len(doc.pages) or max(pages, default=0)
+    if not pages:
+        msg = "no text layer (a scanned PDF needs OCR, which the native pipeline does not run)"
+        raise ParseError(name, msg)
+    warnings = [f"page {n} has no text layer" for n in range(1, count + 1) if n not in pages]
+    return _assemble(file, "pdf", {n: "\n\n".join(b) for n, b in pages.items()}, count,
+                     "docling-native-pdf", warnings)  # fmt: skip
+
+
+def _docling(file: Path, name: str, fmt: str, pipeline: Pipeline) -> Document:
+    kind = "layout" if fmt == "pdf" else "office"
+    doc = _convert(file, name, kind)
+    count = doc.num_pages()
+    if count > 1:
+        pages = {n: doc.export_to_markdown(page_no=n) for n in range(1, count + 1)}
+    else:
+        pages = {1: doc.export_to_markdown()}
+    if not any(text.strip() for text in pages.values()):
+        raise ParseError(name, "no text found in the document")
+    parser = "docling-layout-pdf" if fmt == "pdf" else f"docling-{fmt}"
+    return _assemble(file, fmt, pages, max(count, 1), parser, [])
+
+
+def _assemble(
+    file: Path, fmt: str, pages: dict[int, str], count: int, parser: str, warnings: list[str]
+) -> Document:
+    text, spans = "", []
+    for number in sorted(pages):
+        body = pages[number].strip()
+        if not body:
+            continue
+        if text:
+            text += "\n\n"
+        spans.append(PageSpan(number, len(text), len(text) + len(body)))
+        text += body
+    return Document(
+        path=str(file), text=text, title=_title(text, file), format=fmt, pages=count,
+        spans=spans, parser=parser, warnings=warnings,
+    )  # fmt: skip
+
+
+def _title(text: str, file: Path) -> str:
+    """The first heading, else the first line, else the file's stem."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    heading = next((line for line in lines if line.startswith("#")), None)
+    title = (heading or (lines[0] if lines else "")).lstrip("#").strip()
+    return title[:120] or file.stem

@@ -1,0 +1,58 @@
+"""Plain text and code files: read with encoding detection, refuse binary content."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+from charset_normalizer import from_bytes
+
+from fsnb.documents.model import Document, PageSpan
+from fsnb.errors import ParseError
+
+_SNIFF = 8192
+
+
+def looks_binary(head: bytes) -> bool:
+    """NUL bytes, or mostly control characters, in the first bytes mean binary."""
+    if b"\x00" in head:
+        return True
+    if not head:
+        return False
+    control = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13, 27))
+    return control / len(head) > 0.1
+
+
+def decode(data: bytes, name: str) -> tuple[str, list[str]]:
+    """Decode bytes as UTF-8 when they are, else as the detected encoding, with a warning."""
+    if data.startswith(codecs.BOM_UTF8):
+        return data[len(codecs.BOM_UTF8) :].decode("utf-8"), []
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    best = from_bytes(data).best()
+    if best is None:
+        raise ParseError(name, "not valid text in any known encoding")
+    return str(best), [f"decoded as {best.encoding} (not UTF-8)"]
+
+
+def read_text(path: Path, name: str) -> Document:
+    """Read a text file as one page."""
+    data = path.read_bytes()
+    if not data:
+        raise ParseError(name, "empty file (0 bytes)")
+    if looks_binary(data[:_SNIFF]):
+        raise ParseError(name, "binary content, not text")
+    text, warnings = decode(data, name)
+    title = next((line.strip("# ").strip() for line in text.splitlines() if line.strip()), "")
+    return Document(
+        path=str(path),
+        text=text,
+        title=title[:120] or path.stem,
+        format=path.suffix.lower().lstrip(".") or "txt",
+        pages=1,
+        spans=[PageSpan(1, 0, len(text))],
+        parser="text",
+        warnings=warnings,
+    )

@@ -1,0 +1,28 @@
+"""Exceptions a user of fsnb may want to catch."""
+
+from __future__ import annotations
+
+
+class FsnbError(Exception):
+    """Base class of every error fsnb raises on purpose."""
+
+
+class AccessDenied(FsnbError, PermissionError):
+    """A path is outside the sandbox, or the sensitive-file policy blocks it."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"access denied: {why}")
+        self.why = why
+
+
+class ParseError(FsnbError):
+    """A file could not be turned into text (corrupt, binary, empty, unsupported)."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"cannot read {path}: {why}")
+        self.path = path
+        self.why = why
+
+
+class ToolError(FsnbError):
+    """A tool call was invalid (unknown tool, bad arguments)."""

@@ -1,0 +1,65 @@
+"""Shared fixtures: an isolated parse cache, offline Hugging Face, small sample folders."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Every test gets its own parse cache, so no test sees another's entries."""
+    monkeypatch.setenv("FSNB_CACHE_DIR", str(tmp_path_factory.mktemp("parse-cache")))
+
+
+def make_pdf(path: Path, pages: list[list[str]], title: str | None = None) -> Path:
+    """Write a real PDF with reportlab: one list of paragraphs per page."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate
+
+    styles = getSampleStyleSheet()
+    story = []
+    if title:
+        story.append(Paragraph(title, styles["Heading1"]))
+    for number, paragraphs in enumerate(pages):
+        if number:
+            story.append(PageBreak())
+        story.extend(Paragraph(text, styles["Normal"]) for text in paragraphs)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    SimpleDocTemplate(str(path), pagesize=letter, invariant=1).build(story)
+    return path
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A small corpus: two PDFs, a note, a nested markdown file and a few awkward files."""
+    root = tmp_path / "corpus"
+    make_pdf(
+        root / "agreement.pdf",
+        [
+            ["The Purchase Price is $9,000,000 payable at Closing.",
+             "See Document: Escrow Letter for the escrow terms."],
+            ["The Closing Date is June 30, 2025.", "Schedule 2 lists the key employees."],
+        ],
+        title="Share Purchase Agreement",
+    )  # fmt: skip
+    make_pdf(root / "letters" / "escrow.pdf", [["Escrow amount: $900,000 for 12 months."]],
+             title="Escrow Letter")  # fmt: skip
+    (root / "notes.txt").write_text("Meeting notes\nThe CFO is Dana Ito.\n", encoding="utf-8")
+    (root / "docs").mkdir()
+    (root / "docs" / "summary.md").write_text("# Summary\n\nDeal value: $9,000,000.\n")
+    (root / "empty.txt").write_bytes(b"")
+    (root / "blob.bin").write_bytes(bytes(range(256)) * 4)
+    (root / ".env").write_text("API_KEY=fake\n")
+    (root / "id_rsa").write_text("-----BEGIN FAKE KEY-----\n")
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "ignored.txt").write_text("should never be scanned")
+    return root
