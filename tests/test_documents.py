@@ -35,7 +35,9 @@ def test_wrapped_lines_are_joined_into_one_paragraph(tmp_path: Path):
 
 def test_text_file_utf8_and_latin1(tmp_path: Path):
     (tmp_path / "u.txt").write_text("Café owner: Zoë Müller\n", encoding="utf-8")
-    (tmp_path / "l.txt").write_bytes("Le propriétaire du café est François Hérault.\n".encode("latin-1"))
+    (tmp_path / "l.txt").write_bytes(
+        "Le propriétaire du café est François Hérault.\n".encode("latin-1")
+    )
     assert "Zoë Müller" in parse(tmp_path / "u.txt").text
     latin = parse(tmp_path / "l.txt")
     assert "François Hérault" in latin.text

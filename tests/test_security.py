@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -34,7 +33,7 @@ def test_symlink_escape_is_denied(folder: Path, tmp_path: Path):
     (folder / "link.txt").symlink_to(outside)
     (folder / "linkdir").symlink_to(tmp_path, target_is_directory=True)
     box = Sandbox(folder)
-    with pytest.raises(AccessDenied, match="is a symlink to .*outside the sandbox root"):
+    with pytest.raises(AccessDenied, match=r"is a symlink to .*outside the sandbox root"):
         box.resolve("link.txt")
     with pytest.raises(AccessDenied, match="outside the sandbox root"):
         box.resolve("linkdir/outside.txt")
@@ -82,5 +81,3 @@ def test_walk_prunes_excluded_folders_and_sorts(folder: Path):
 def test_sandbox_root_must_be_a_folder(tmp_path: Path):
     with pytest.raises(NotADirectoryError, match="not a folder"):
         Sandbox(tmp_path / "missing")
-
-

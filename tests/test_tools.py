@@ -112,7 +112,9 @@ def test_registry_schema_and_validation(folder: Path):
         "type": "integer",
     }
     assert "root" not in params["properties"]
-    assert registry.call("parse_file", {"path": "notes.txt"}, root=str(folder)).startswith("notes.txt")
+    assert registry.call("parse_file", {"path": "notes.txt"}, root=str(folder)).startswith(
+        "notes.txt"
+    )
     bad = registry.call("parse_file", {"path": "notes.txt", "offset": "many"}, root=str(folder))
     assert bad.startswith("error: invalid arguments for parse_file: offset:")
     extra = registry.call("grep", {"pattern": "x", "colour": "red"}, root=str(folder))
@@ -124,7 +126,9 @@ def test_registry_schema_and_validation(folder: Path):
     )
 
 
-@pytest.mark.parametrize("name", ["scan_folder", "preview_file", "parse_file", "read", "grep", "glob"])
+@pytest.mark.parametrize(
+    "name", ["scan_folder", "preview_file", "parse_file", "read", "grep", "glob"]
+)
 def test_tool_schema_is_json_schema(name: str):
     schema = file_registry()[name].schema()
     assert schema["parameters"]["type"] == "object"

@@ -1,0 +1,96 @@
+"""Parsing and scanning speed over the sample corpora; prints one JSON object.
+
+scan_cold_s / scan_warm_s: wall time of `scan_folder` over data/large_acquisition with an
+empty and then a filled parse cache, in a process where Docling is already imported
+(its one-off import and set-up time is reported apart as `docling_startup_s`).
+Per corpus: documents parsed per second cold and warm, and megabytes per second cold.
+
+    .venv/bin/python bench/parse.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+DATA = Path(__file__).resolve().parent.parent / "data"
+CORPORA = ["test_acquisition", "large_acquisition", "mixed"]
+
+
+def _fresh_cache() -> str:
+    path = tempfile.mkdtemp(prefix="fsnb-bench-cache-")
+    os.environ["FSNB_CACHE_DIR"] = path
+    return path
+
+
+def _timed(func, *args, **kwargs) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = func(*args, **kwargs)
+    return time.perf_counter() - start, result
+
+
+def main() -> None:
+    from fsnb.documents import parse, supported
+    from fsnb.documents.batch import default_workers, parse_many
+    from fsnb.errors import ParseError
+    from fsnb.security import Sandbox, Sensitivity
+    from fsnb.tools import scan_folder
+
+    _fresh_cache()
+    with tempfile.TemporaryDirectory() as tmp:
+        sample = Path(tmp) / "warmup.pdf"
+        sample.write_bytes((DATA / "test_acquisition" / "07_nda.pdf").read_bytes())
+        startup, _ = _timed(parse, sample, cache=False)
+
+    _fresh_cache()
+    root = str(DATA / "large_acquisition")
+    scan_cold, _ = _timed(scan_folder, root=root)
+    scan_warm, _ = _timed(scan_folder, root=root)
+
+    corpora = {}
+    for name in CORPORA:
+        box = Sandbox(DATA / name)
+        files = [
+            f
+            for f, v in box.walk()
+            if v.level is Sensitivity.NONE and not f.is_symlink() and supported(f)
+        ]
+        size_mb = sum(f.stat().st_size for f in files) / 2**20
+        _fresh_cache()
+        cold, results = _timed(lambda fs=files: list(parse_many(fs)))
+        warm, _ = _timed(lambda fs=files: list(parse_many(fs)))
+        parsed = sum(not isinstance(r, ParseError) for _, r in results)
+        corpora[name] = {
+            "files": len(files),
+            "parsed": parsed,
+            "failed": len(files) - parsed,
+            "mb": round(size_mb, 3),
+            "cold_s": round(cold, 3),
+            "warm_s": round(warm, 4),
+            "cold_docs_per_s": round(len(files) / cold, 1),
+            "warm_docs_per_s": round(len(files) / warm, 1),
+            "cold_mb_per_s": round(size_mb / cold, 3),
+        }
+    print(
+        json.dumps(
+            {
+                "machine": {"cpus": os.cpu_count(), "workers": default_workers(),
+                            "python": sys.version.split()[0]},
+                "docling_startup_s": round(startup, 3),
+                "scan_cold_s": round(scan_cold, 3),
+                "scan_warm_s": round(scan_warm, 4),
+                "targets": {"scan_cold_s": 3.0, "scan_warm_s": 0.3},
+                "corpora": corpora,
+            },
+            indent=2,
+        )
+    )  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
