@@ -1,13 +1,53 @@
-"""fsnb: ask questions of a folder of documents from a Jupyter notebook."""
+"""fsnb: ask questions of a folder of documents from a Jupyter notebook.
+
+import fsnb
+result = fsnb.explore("What is the purchase price?", folder="data/test_acquisition")
+result.citations_df()
+"""
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
 from fsnb._version import __version__
 
-__all__ = ["__version__", "load_ipython_extension"]
+if TYPE_CHECKING:
+    from fsnb.agent import ExplorationResult
+    from fsnb.agent.events import Event
+    from fsnb.llm import LLM
+
+__all__ = ["__version__", "explore", "explore_events", "load_ipython_extension"]
 
 
-def load_ipython_extension(ipython):
+def _explorer(folder: str | Path, llm: str | LLM, model: str | None, **options: Any):
+    from fsnb.agent import Explorer
+    from fsnb.llm import get_llm
+
+    return Explorer(folder, get_llm(llm, model=model), **options)
+
+
+def explore(
+    task: str, folder: str | Path = ".", *, llm: str | LLM = "auto", model: str | None = None,
+    **options: Any,
+) -> ExplorationResult:  # fmt: skip
+    """Explore `folder` to answer `task`; blocks and returns the result.
+
+    Options go to `fsnb.agent.Explorer` (max_steps, timeout_s, max_result_chars, ask, ...).
+    """
+    return _explorer(folder, llm, model, **options).run(task)
+
+
+def explore_events(
+    task: str, folder: str | Path = ".", *, llm: str | LLM = "auto", model: str | None = None,
+    **options: Any,
+) -> Generator[Event, None, ExplorationResult]:  # fmt: skip
+    """The same exploration as an iterator of events (the generator returns the result)."""
+    return _explorer(folder, llm, model, **options).events(task)
+
+
+def load_ipython_extension(ipython: Any) -> None:
     """`%load_ext fsnb`: register the magics (imported lazily to keep `import fsnb` fast)."""
     from fsnb.notebook.magics import load_ipython_extension as load
 

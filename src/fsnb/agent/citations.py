@@ -1,0 +1,86 @@
+"""Check each citation after a run: the file was read, and the quote is in its text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from fsnb.agent.actions import CitedSource
+from fsnb.documents import parse
+from fsnb.errors import AccessDenied, FsnbError
+from fsnb.security import Sandbox
+
+_MARKER = re.compile(r"\[(\d{1,3})\]")
+_PAGE_MARK = re.compile(r"\[page \d+\]")
+
+
+@dataclass
+class Citation:
+    """`[id]` in the answer: where it points and whether that held up."""
+
+    id: int
+    path: str
+    page: int | None
+    quote: str
+    verified: bool
+    problem: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def cited_ids(answer: str) -> list[int]:
+    """The distinct [n] markers of an answer, in order of first use."""
+    return list(dict.fromkeys(int(n) for n in _MARKER.findall(answer)))
+
+
+def quote_pattern(quote: str) -> re.Pattern[str] | None:
+    """A regex that finds the quote in text regardless of line breaks, spacing and case."""
+    words = _PAGE_MARK.sub(" ", quote).strip(" \"'“”‘’.…").split()
+    if not words:
+        return None
+    return re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
+
+
+def verify_citations(
+    answer: str, sources: list[CitedSource], sandbox: Sandbox, read_paths: set[str]
+) -> list[Citation]:
+    """Check every source; flag (never drop) those that fail, and markers with no source."""
+    checked = [_check(source, sandbox, read_paths) for source in sources]
+    known = {c.id for c in checked}
+    for n in cited_ids(answer):
+        if n not in known:
+            checked.append(
+                Citation(n, "", None, "", False, f"[{n}] is used in the answer but has no source")
+            )
+    return sorted(checked, key=lambda c: c.id)
+
+
+def _check(source: CitedSource, sandbox: Sandbox, read_paths: set[str]) -> Citation:
+    citation = Citation(source.id, source.path, source.page, source.quote, False)
+    try:
+        rel = sandbox.relative(sandbox.resolve(source.path))
+    except AccessDenied as exc:
+        citation.problem = str(exc)
+        return citation
+    citation.path = rel
+    if rel not in read_paths:
+        citation.problem = "the file was not read during the run"
+        return citation
+    try:
+        doc = parse(sandbox.root / rel)
+    except (FsnbError, OSError) as exc:
+        citation.problem = f"the file cannot be read now: {exc}"
+        return citation
+    pattern = quote_pattern(source.quote)
+    found = pattern.search(doc.text) if pattern else None
+    if found is None:
+        citation.problem = "the quote does not occur in the file's text"
+        return citation
+    page = doc.page_at(found.start())
+    if source.page is not None and source.page != page:
+        citation.problem = f"page given as {source.page}; the quote is on page {page}"
+    citation.page = page
+    citation.verified = True
+    return citation

@@ -1,0 +1,69 @@
+"""Token and cost accounting. Prices are USD per million tokens and can be overridden."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from typing import Any
+
+#: (input, output) USD per million tokens; thinking tokens are billed as output.
+PRICES: dict[str, tuple[float, float]] = {
+    "gemini-3-flash-preview": (0.50, 3.00),
+    "gemini-3-pro-preview": (2.00, 12.00),
+    "gemini-2.5-flash": (0.30, 2.50),
+    "gemini-2.5-flash-lite": (0.10, 0.40),
+    "gemini-2.5-pro": (1.25, 10.00),
+    "gemini-2.0-flash": (0.10, 0.40),
+}
+
+
+def price_for(
+    model: str, overrides: dict[str, tuple[float, float]] | None = None
+) -> tuple[float, float]:
+    """The model's price: `overrides`, then `FSNB_PRICES` (JSON), then the table; 0 if unknown."""
+    table = dict(PRICES)
+    if env := os.environ.get("FSNB_PRICES"):
+        table.update({k: tuple(v) for k, v in json.loads(env).items()})
+    table.update(overrides or {})
+    if model in table:
+        return table[model]
+    base = next((name for name in table if model.startswith(name)), None)
+    return table[base] if base else (0.0, 0.0)
+
+
+@dataclass
+class Usage:
+    """What a run consumed."""
+
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    thinking_tokens: int = 0
+    cost_usd: float = 0.0
+    retries: int = 0
+    documents_scanned: int = 0
+    documents_parsed: int = 0
+    tool_calls: int = 0
+    tool_chars: int = 0
+    wall_s: float = 0.0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens + self.thinking_tokens
+
+    def add_call(
+        self, prompt: int, completion: int, thinking: int, price: tuple[float, float]
+    ) -> None:
+        self.llm_calls += 1
+        self.prompt_tokens += prompt
+        self.completion_tokens += completion
+        self.thinking_tokens += thinking
+        self.cost_usd += (prompt * price[0] + (completion + thinking) * price[1]) / 1e6
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **asdict(self),
+            "total_tokens": self.total_tokens,
+            "cost_usd": round(self.cost_usd, 6),
+        }

@@ -1,0 +1,80 @@
+"""What every LLM backend implements, and the conversation it is given."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from fsnb.agent.actions import Action
+from fsnb.errors import FsnbError
+
+
+class LLMError(FsnbError):
+    """The LLM could not give a usable reply (after retries)."""
+
+
+class MissingKey(LLMError):
+    """A backend needs an API key that is not set."""
+
+
+@dataclass
+class Message:
+    role: Literal["user", "model"]
+    text: str
+
+
+@dataclass
+class Turn:
+    """One step: the action taken and the text the loop sent back (tool result etc.)."""
+
+    action: Action
+    result: str
+
+
+@dataclass
+class Conversation:
+    """Everything a backend may look at to choose the next action."""
+
+    task: str
+    root: str
+    system: str
+    opening: str
+    tools: list[dict[str, Any]]
+    turns: list[Turn] = field(default_factory=list)
+    last_step: bool = False
+
+    def messages(self) -> list[Message]:
+        """The chat transcript: opening, then each action (model) and its result (user)."""
+        out = [Message("user", self.opening)]
+        for turn in self.turns:
+            out.append(Message("model", turn.action.model_dump_json(exclude_defaults=True)))
+            out.append(Message("user", turn.result))
+        if self.last_step:
+            out.append(
+                Message("user", "This is your last step: reply with kind=stop and your answer.")
+            )
+        return out
+
+
+@dataclass
+class Reply:
+    """A backend's reply: the next action and what the call cost in tokens."""
+
+    action: Action
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    thinking_tokens: int = 0
+
+
+Notify = Callable[[str], None]
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """An LLM backend. `notify` reports recoverable trouble (a retry) to the trace."""
+
+    backend: str
+    model: str
+
+    def next_action(self, conversation: Conversation, notify: Notify) -> Reply: ...
