@@ -29,9 +29,13 @@ def _explorer(folder: str | Path, llm: str | LLM, model: str | None, **options: 
 
 
 def explore(
-    task: str, folder: str | Path = ".", *, llm: str | LLM = "auto", model: str | None = None,
+    task: str,
+    folder: str | Path = ".",
+    *,
+    llm: str | LLM = "auto",
+    model: str | None = None,
     **options: Any,
-) -> ExplorationResult:  # fmt: skip
+) -> ExplorationResult:
     """Explore `folder` to answer `task`; blocks and returns the result.
 
     Options go to `fsnb.agent.Explorer` (max_steps, timeout_s, max_result_chars, ask, ...).
@@ -40,9 +44,13 @@ def explore(
 
 
 def explore_events(
-    task: str, folder: str | Path = ".", *, llm: str | LLM = "auto", model: str | None = None,
+    task: str,
+    folder: str | Path = ".",
+    *,
+    llm: str | LLM = "auto",
+    model: str | None = None,
     **options: Any,
-) -> Generator[Event, None, ExplorationResult]:  # fmt: skip
+) -> Generator[Event, None, ExplorationResult]:
     """The same exploration as an iterator of events (the generator returns the result)."""
     return _explorer(folder, llm, model, **options).events(task)
 

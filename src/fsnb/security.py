@@ -21,11 +21,24 @@ from fsnb.errors import AccessDenied
 
 EXCLUDED_DIRS = frozenset(
     {
-        ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
-        ".mypy_cache", ".pytest_cache", ".ruff_cache", ".ipynb_checkpoints", ".cache",
-        ".tmp", "tmp", ".Trash",
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".ipynb_checkpoints",
+        ".cache",
+        ".tmp",
+        "tmp",
+        ".Trash",
     }
-)  # fmt: skip
+)
 
 
 class Sensitivity(enum.Enum):
@@ -37,8 +50,20 @@ class Sensitivity(enum.Enum):
     BLOCK = "block"
 
 
-_BLOCK_NAMES = ("*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks", "id_rsa", "id_dsa",
-                "id_ecdsa", "id_ed25519", "id_rsa.*", "id_ed25519.*")  # fmt: skip
+_BLOCK_NAMES = (
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    "*.keystore",
+    "*.jks",
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
+    "id_rsa.*",
+    "id_ed25519.*",
+)
 _BLOCK_PATHS = (".ssh/*", ".aws/credentials", ".gnupg/*")
 _SKIP_NAMES = (".env", ".env.*", ".npmrc", ".pypirc", ".netrc", "credentials*", "secrets*")
 _WARN_WORDS = ("password", "passwd", "token", "secret")

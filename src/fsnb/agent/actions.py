@@ -52,8 +52,12 @@ class Action(BaseModel):
 
     @model_validator(mode="after")
     def _fields_for_kind(self) -> Action:
-        needed = {"tool_call": "tool", "go_deeper": "directory", "ask_human": "question",
-                  "stop": "answer"}[self.kind]  # fmt: skip
+        needed = {
+            "tool_call": "tool",
+            "go_deeper": "directory",
+            "ask_human": "question",
+            "stop": "answer",
+        }[self.kind]
         if not getattr(self, needed):
             msg = f"a {self.kind} action needs a non-empty '{needed}'"
             raise ValueError(msg)

@@ -117,6 +117,15 @@ class UsageUpdate(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
-    for cls in (Started, ToolCall, ToolResult, Navigate, AskHuman, HumanReply, Answer, Error,
-                UsageUpdate)
-}  # fmt: skip
+    for cls in (
+        Started,
+        ToolCall,
+        ToolResult,
+        Navigate,
+        AskHuman,
+        HumanReply,
+        Answer,
+        Error,
+        UsageUpdate,
+    )
+}

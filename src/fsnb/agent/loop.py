@@ -139,8 +139,15 @@ class _Run:
 
     def drive(self) -> Generator[ev.Event, None, ExplorationResult]:
         x = self.x
-        yield self.emit(ev.Started(task=self.task, folder=x.root, backend=x.llm.backend,
-                                   model=x.llm.model, max_steps=x.max_steps))  # fmt: skip
+        yield self.emit(
+            ev.Started(
+                task=self.task,
+                folder=x.root,
+                backend=x.llm.backend,
+                model=x.llm.model,
+                max_steps=x.max_steps,
+            )
+        )
         convo = Conversation(
             task=self.task,
             root=x.root,
@@ -174,13 +181,19 @@ class _Run:
                 error = str(exc)
                 break
             yield from notes
-            self.usage.add_call(reply.prompt_tokens, reply.completion_tokens,
-                                reply.thinking_tokens, self.price)  # fmt: skip
+            self.usage.add_call(
+                reply.prompt_tokens, reply.completion_tokens, reply.thinking_tokens, self.price
+            )
             u = self.usage
-            yield self.emit(ev.UsageUpdate(llm_calls=u.llm_calls, prompt_tokens=u.prompt_tokens,
-                                           completion_tokens=u.completion_tokens + u.thinking_tokens,
-                                           total_tokens=u.total_tokens,
-                                           cost_usd=round(u.cost_usd, 6)))  # fmt: skip
+            yield self.emit(
+                ev.UsageUpdate(
+                    llm_calls=u.llm_calls,
+                    prompt_tokens=u.prompt_tokens,
+                    completion_tokens=u.completion_tokens + u.thinking_tokens,
+                    total_tokens=u.total_tokens,
+                    cost_usd=round(u.cost_usd, 6),
+                )
+            )
             action = reply.action
             if action.kind == "stop":
                 answer, reason = action.answer or "", action.reason
@@ -192,12 +205,22 @@ class _Run:
         if error:
             yield self.emit(ev.Error(message=error))
         result = ExplorationResult(
-            task=self.task, folder=x.root, answer=answer, citations=citations, usage=self.usage,
-            events=self.events, backend=x.llm.backend, model=x.llm.model, error=error,
-        )  # fmt: skip
+            task=self.task,
+            folder=x.root,
+            answer=answer,
+            citations=citations,
+            usage=self.usage,
+            events=self.events,
+            backend=x.llm.backend,
+            model=x.llm.model,
+            error=error,
+        )
         if not error:
-            answer_event = ev.Answer(answer=result.answer_with_sources(), reason=reason,
-                                     citations=[c.to_dict() for c in citations])  # fmt: skip
+            answer_event = ev.Answer(
+                answer=result.answer_with_sources(),
+                reason=reason,
+                citations=[c.to_dict() for c in citations],
+            )
             yield self.emit(answer_event)
         return result
 
@@ -236,8 +259,9 @@ class _Run:
         args: dict[str, Any] = action.arguments()
         phase = self._phase(name, args)
         target = str(args.get("path") or args.get("folder") or args.get("pattern") or "")
-        yield self.emit(ev.ToolCall(tool=name, args=args, reason=action.reason, phase=phase,
-                                    target=target))  # fmt: skip
+        yield self.emit(
+            ev.ToolCall(tool=name, args=args, reason=action.reason, phase=phase, target=target)
+        )
         began = time.perf_counter()
         text = self.x.registry.call(name, args, root=self.x.root)
         duration = (time.perf_counter() - began) * 1000
@@ -247,9 +271,19 @@ class _Run:
         sent, truncated = self._budget(text)
         self.usage.tool_calls += 1
         self.usage.tool_chars += len(sent)
-        yield self.emit(ev.ToolResult(tool=name, args=args, result=sent, duration_ms=round(duration, 1),
-                                      chars=len(text), phase=phase, target=target,
-                                      truncated=truncated, ok=ok))  # fmt: skip
+        yield self.emit(
+            ev.ToolResult(
+                tool=name,
+                args=args,
+                result=sent,
+                duration_ms=round(duration, 1),
+                chars=len(text),
+                phase=phase,
+                target=target,
+                truncated=truncated,
+                ok=ok,
+            )
+        )
         return sent
 
     def _record(self, tool: str, args: dict[str, Any], text: str) -> None:

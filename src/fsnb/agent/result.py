@@ -60,24 +60,53 @@ class ExplorationResult:
             if isinstance(e, ev.ToolCall):
                 reasons[e.step] = e.reason
             elif isinstance(e, ev.ToolResult):
-                row = {"kind": "tool_call", "tool": e.tool, "args": e.args,
-                       "reason": reasons.get(e.step, ""), "phase": e.phase,
-                       "duration_ms": e.duration_ms, "result_chars": e.chars}  # fmt: skip
+                row = {
+                    "kind": "tool_call",
+                    "tool": e.tool,
+                    "args": e.args,
+                    "reason": reasons.get(e.step, ""),
+                    "phase": e.phase,
+                    "duration_ms": e.duration_ms,
+                    "result_chars": e.chars,
+                }
             elif isinstance(e, ev.Navigate):
-                row = {"kind": "go_deeper", "args": {"directory": e.directory}, "reason": e.reason,
-                       "phase": "navigate"}  # fmt: skip
+                row = {
+                    "kind": "go_deeper",
+                    "args": {"directory": e.directory},
+                    "reason": e.reason,
+                    "phase": "navigate",
+                }
             elif isinstance(e, ev.AskHuman):
-                row = {"kind": "ask_human", "args": {"question": e.question}, "reason": e.reason,
-                       "phase": "ask"}  # fmt: skip
+                row = {
+                    "kind": "ask_human",
+                    "args": {"question": e.question},
+                    "reason": e.reason,
+                    "phase": "ask",
+                }
             elif isinstance(e, ev.Answer):
-                row = {"kind": "stop", "reason": e.reason, "phase": "answer",
-                       "result_chars": len(e.answer)}  # fmt: skip
+                row = {
+                    "kind": "stop",
+                    "reason": e.reason,
+                    "phase": "answer",
+                    "result_chars": len(e.answer),
+                }
             elif isinstance(e, ev.Error):
-                row = {"kind": "error", "reason": e.message,
-                       "phase": "retry" if e.recoverable else "error"}  # fmt: skip
+                row = {
+                    "kind": "error",
+                    "reason": e.message,
+                    "phase": "retry" if e.recoverable else "error",
+                }
             if row is not None:
-                base = {"step": e.step, "kind": "", "tool": None, "args": {}, "reason": "",
-                        "phase": "", "duration_ms": None, "result_chars": None}  # fmt: skip
+                base = {
+                    "step": e.step,
+                    "kind": "",
+                    "tool": None,
+                    "args": {},
+                    "reason": "",
+                    "phase": "",
+                    "duration_ms": None,
+                    "result_chars": None,
+                }
                 rows.append({**base, **row})
         return rows
 
@@ -125,7 +154,7 @@ class ExplorationResult:
     def _repr_html_(self) -> str:
         rows = "".join(
             f"<tr><td>[{c.id}]</td><td>{html.escape(c.path)}</td><td>{c.page or ''}</td>"
-            f"<td>{html.escape(c.quote)}</td><td>{'yes' if c.verified else html.escape(c.problem)}</td></tr>"
+            f"<td>{html.escape(c.quote)}</td><td>{_verdict(c)}</td></tr>"
             for c in self.citations
         )
         body = html.escape(self.answer if not self.error else f"Error: {self.error}")
@@ -140,3 +169,7 @@ class ExplorationResult:
             f"<p style='white-space:pre-wrap'>{body}</p>{table}"
             f"<p><i>{html.escape(self.summary())}</i></p></div>"
         )
+
+
+def _verdict(citation: Citation) -> str:
+    return "yes" if citation.verified else html.escape(f"no: {citation.problem}")

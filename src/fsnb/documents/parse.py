@@ -31,9 +31,17 @@ Pipeline = Literal["native", "layout"]
 
 #: File suffix -> format name, for the formats Docling reads.
 DOCLING_FORMATS = {
-    ".pdf": "pdf", ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx", ".html": "html",
-    ".htm": "html", ".xhtml": "html", ".md": "md", ".markdown": "md", ".csv": "csv",
-}  # fmt: skip
+    ".pdf": "pdf",
+    ".docx": "docx",
+    ".pptx": "pptx",
+    ".xlsx": "xlsx",
+    ".html": "html",
+    ".htm": "html",
+    ".xhtml": "html",
+    ".md": "md",
+    ".markdown": "md",
+    ".csv": "csv",
+}
 #: Suffixes read as plain text.
 TEXT_SUFFIXES = frozenset(
     (
@@ -199,8 +207,14 @@ def _native_pdf(file: Path, name: str) -> Document:
         msg = "no text layer (a scanned PDF needs OCR, which the native pipeline does not run)"
         raise ParseError(name, msg)
     warnings = [f"page {n} has no text layer" for n in range(1, count + 1) if n not in pages]
-    return _assemble(file, "pdf", {n: "\n\n".join(b) for n, b in pages.items()}, count,
-                     "docling-native-pdf", warnings)  # fmt: skip
+    return _assemble(
+        file,
+        "pdf",
+        {n: "\n\n".join(b) for n, b in pages.items()},
+        count,
+        "docling-native-pdf",
+        warnings,
+    )
 
 
 def _docling(file: Path, name: str, fmt: str, pipeline: Pipeline) -> Document:
@@ -230,9 +244,15 @@ def _assemble(
         spans.append(PageSpan(number, len(text), len(text) + len(body)))
         text += body
     return Document(
-        path=str(file), text=text, title=_title(text, file), format=fmt, pages=count,
-        spans=spans, parser=parser, warnings=warnings,
-    )  # fmt: skip
+        path=str(file),
+        text=text,
+        title=_title(text, file),
+        format=fmt,
+        pages=count,
+        spans=spans,
+        parser=parser,
+        warnings=warnings,
+    )
 
 
 def _title(text: str, file: Path) -> str:

@@ -51,9 +51,13 @@ def _rows(lines: list[Line]) -> list[Line]:
             gap = line.left - last.right
             sep = " | " if gap > 0.5 * line.height else " "
             rows[-1] = Line(
-                last.text + sep + line.text, last.page, last.left, max(last.top, line.top),
-                line.right, min(last.bottom, line.bottom),
-            )  # fmt: skip
+                last.text + sep + line.text,
+                last.page,
+                last.left,
+                max(last.top, line.top),
+                line.right,
+                min(last.bottom, line.bottom),
+            )
         else:
             rows.append(line)
     return rows
