@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from fsnb.agent.actions import Action
@@ -10,7 +11,7 @@ from fsnb.llm.base import Conversation, LLMError, Notify, Reply
 
 
 class ReplayLLM:
-    """Returns the queued actions in order and keeps what it was sent in `history`."""
+    """Returns the queued actions in order; `history` keeps a snapshot of each request."""
 
     backend = "replay"
 
@@ -26,7 +27,7 @@ class ReplayLLM:
         self.queue.extend(a if isinstance(a, Action) else Action.model_validate(a) for a in actions)
 
     def next_action(self, conversation: Conversation, notify: Notify) -> Reply:
-        self.history.append(conversation)
+        self.history.append(replace(conversation, turns=list(conversation.turns)))
         if not self.queue:
             msg = "the replay script has no more actions"
             raise LLMError(msg)
