@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+from pathlib import Path
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +32,11 @@ def tool_errors(func: ToolFunction) -> ToolFunction:
             return func(*args, **kwargs)
         except AccessDenied as exc:
             return str(exc)
-        except (FsnbError, OSError, ValueError) as exc:
+        except OSError as exc:
+            name = Path(exc.filename).name if exc.filename else ""
+            reason = (exc.strerror or str(exc)).lower()
+            return f"error: {name}: {reason}" if name else f"error: {reason}"
+        except (FsnbError, ValueError) as exc:
             return f"error: {exc}"
 
     return wrapper
