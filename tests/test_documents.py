@@ -134,3 +134,47 @@ def test_failures_are_cached_too(tmp_path: Path):
             parse(tmp_path / "bad.pdf", cache=cache)
     (entry,) = _entries(cache.directory)
     assert json.loads(entry.read_text())["error"] == "corrupt PDF: no PDF header"
+
+
+def test_pptx_slides_are_pages_and_speaker_notes_are_kept(tmp_path: Path):
+    from pptx import Presentation
+
+    deck = Presentation()
+    for title, body, notes in [
+        ("Board Update", "Revenue grew 40%", "The CFO is Maria Lopez."),
+        ("Hiring", "Twelve engineers joined", ""),
+    ]:
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text, slide.placeholders[1].text = title, body
+        if notes:
+            slide.notes_slide.notes_text_frame.text = notes
+    deck.save(tmp_path / "deck.pptx")
+    doc = parse(tmp_path / "deck.pptx")
+    assert (doc.format, doc.pages, doc.title) == ("pptx", 2, "Board Update")
+    assert doc.page_at(doc.text.index("Maria Lopez")) == 1
+    assert doc.page_at(doc.text.index("Twelve engineers")) == 2
+
+
+def test_xlsx_sheets_are_pages_and_docx_tables_are_markdown(tmp_path: Path):
+    import openpyxl
+    from docx import Document as Docx
+
+    book = openpyxl.Workbook()
+    book.active.append(["Item", "Value"])
+    book.active.append(["Price", 100])
+    details = book.create_sheet("Details")
+    details.append(["Name", "Bonus"])
+    details.append(["Ana Ruiz", 5000])
+    book.save(tmp_path / "book.xlsx")
+    doc = parse(tmp_path / "book.xlsx")
+    assert doc.pages == 2 and doc.page_at(doc.text.index("Ana Ruiz")) == 2
+
+    word = Docx()
+    word.add_heading("Retention Plan", level=1)
+    table = word.add_table(rows=2, cols=2)
+    for cell, text in zip(table._cells, ["Employee", "Bonus", "Li Wei", "$250,000"], strict=True):
+        cell.text = text
+    word.save(tmp_path / "plan.docx")
+    doc = parse(tmp_path / "plan.docx")
+    assert doc.title == "Retention Plan"
+    assert "| Li Wei" in doc.text and "$250,000" in doc.text

@@ -50,7 +50,7 @@ TEXT_SUFFIXES = frozenset(
     ).split()
 )
 #: Bumped whenever parsing output changes, so old cache entries stop matching.
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 _local = threading.local()
 
@@ -219,12 +219,19 @@ def _native_pdf(file: Path, name: str) -> Document:
 
 def _docling(file: Path, name: str, fmt: str, pipeline: Pipeline) -> Document:
     kind = "layout" if fmt == "pdf" else "office"
+    from docling_core.types.doc import ContentLayer
+
     doc = _convert(file, name, kind)
     count = doc.num_pages()
+    # Speaker notes and comments live in Docling's NOTES layer, which exports leave out.
+    layers = {ContentLayer.BODY, ContentLayer.NOTES}
     if count > 1:
-        pages = {n: doc.export_to_markdown(page_no=n) for n in range(1, count + 1)}
+        pages = {
+            n: doc.export_to_markdown(page_no=n, included_content_layers=layers)
+            for n in range(1, count + 1)
+        }
     else:
-        pages = {1: doc.export_to_markdown()}
+        pages = {1: doc.export_to_markdown(included_content_layers=layers)}
     if not any(text.strip() for text in pages.values()):
         raise ParseError(name, "no text found in the document")
     parser = "docling-layout-pdf" if fmt == "pdf" else f"docling-{fmt}"
