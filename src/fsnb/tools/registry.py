@@ -1,7 +1,8 @@
 """Turn plain typed functions into tools an LLM can call.
 
-A tool is a function whose keyword-only `root` argument is the sandbox root and whose
-other parameters are what the LLM supplies. Its JSON schema comes from the signature
+A tool is a function whose keyword-only `root` argument is the sandbox root (and, for
+tools that need it, `db`: the DuckDB file) and whose other parameters are what the LLM
+supplies. Its JSON schema comes from the signature
 (through pydantic) and its descriptions from the docstring; arguments are validated
 before the call, and every failure comes back as text the LLM can read.
 """
@@ -21,6 +22,8 @@ from pydantic import ConfigDict, Field, ValidationError, create_model
 from fsnb.errors import AccessDenied, FsnbError, ToolError
 
 ToolFunction = Callable[..., str]
+#: Keyword-only parameters the caller supplies, never the LLM.
+CONTEXT_PARAMS = frozenset({"root", "db"})
 
 
 def tool_errors(func: ToolFunction) -> ToolFunction:
@@ -73,7 +76,7 @@ class Tool:
         hints = inspect.get_annotations(func, eval_str=True)
         fields: dict[str, Any] = {}
         for name, param in inspect.signature(func).parameters.items():
-            if name == "root":
+            if name in CONTEXT_PARAMS:
                 continue
             default = ... if param.default is inspect.Parameter.empty else param.default
             fields[name] = (hints.get(name, str), Field(default, description=docs.get(name)))
@@ -102,13 +105,18 @@ class Tool:
             msg = f"invalid arguments for {self.name}: {problems}"
             raise ToolError(msg) from None
 
-    def __call__(self, arguments: dict[str, Any], *, root: str) -> str:
-        """Validate and run; invalid arguments come back as an error line."""
+    def __call__(self, arguments: dict[str, Any], *, root: str, **context: Any) -> str:
+        """Validate and run; invalid arguments come back as an error line.
+
+        `context` (e.g. `db`) is passed on to tools whose signature takes it.
+        """
         try:
             kwargs = self.validate(arguments)
         except ToolError as exc:
             return f"error: {exc}"
-        return self.function(**kwargs, root=root)
+        accepted = inspect.signature(self.function).parameters
+        extra = {k: v for k, v in context.items() if k in accepted and v is not None}
+        return self.function(**kwargs, root=root, **extra)
 
 
 class Registry:
@@ -136,8 +144,8 @@ class Registry:
     def schemas(self) -> list[dict[str, Any]]:
         return [tool.schema() for tool in self.tools.values()]
 
-    def call(self, name: str, arguments: dict[str, Any], *, root: str) -> str:
+    def call(self, name: str, arguments: dict[str, Any], *, root: str, **context: Any) -> str:
         """Run a tool by name; an unknown name is an error line listing the known ones."""
         if name not in self.tools:
             return f"error: unknown tool '{name}'; available tools: {', '.join(self.tools)}"
-        return self.tools[name](arguments, root=root)
+        return self.tools[name](arguments, root=root, **context)

@@ -1,0 +1,5 @@
+"""The DuckDB index: files, documents, chunks, BM25 terms, schemas and the scan log."""
+
+from fsnb.index.store import DatabaseLocked, Store, default_db_path
+
+__all__ = ["DatabaseLocked", "Store", "default_db_path"]

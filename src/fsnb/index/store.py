@@ -1,0 +1,219 @@
+"""The DuckDB file behind the index and the scratchpad: schema, migrations, connections.
+
+DuckDB lets one process write a database file at a time. fsnb holds connections only for
+the length of one unit of work; when another process holds the file, opening waits and
+retries (with backoff) instead of failing, and gives up with a clear `DatabaseLocked`
+after `lock_timeout_s`. Readers open read-only. Within one process, connections to the
+same file are serialized by a lock, since DuckDB refuses two connections with different
+configurations (read-only and read-write) in one process.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+
+from fsnb.errors import FsnbError
+
+SCHEMA_VERSION = 1
+
+#: Each migration brings the schema from version i to i + 1.
+MIGRATIONS: list[str] = [
+    """
+    CREATE SEQUENCE IF NOT EXISTS corpus_ids START 1;
+    CREATE SEQUENCE IF NOT EXISTS document_ids START 1;
+    CREATE SEQUENCE IF NOT EXISTS bookmark_ids START 1;
+    CREATE SEQUENCE IF NOT EXISTS scan_ids START 1;
+    CREATE TABLE IF NOT EXISTS corpora (
+        id INTEGER PRIMARY KEY DEFAULT nextval('corpus_ids'),
+        root VARCHAR NOT NULL UNIQUE,
+        created_at TIMESTAMP DEFAULT current_timestamp,
+        indexed_at TIMESTAMP
+    );
+    CREATE TABLE IF NOT EXISTS files (
+        corpus_id INTEGER NOT NULL,
+        path VARCHAR NOT NULL,
+        name VARCHAR NOT NULL,
+        extension VARCHAR NOT NULL,
+        size BIGINT NOT NULL,
+        mtime_ns BIGINT NOT NULL,
+        category VARCHAR NOT NULL,
+        depth INTEGER NOT NULL,
+        parent VARCHAR NOT NULL,
+        sensitivity VARCHAR NOT NULL DEFAULT 'none',
+        PRIMARY KEY (corpus_id, path)
+    );
+    CREATE TABLE IF NOT EXISTS documents (
+        id INTEGER PRIMARY KEY DEFAULT nextval('document_ids'),
+        corpus_id INTEGER NOT NULL,
+        path VARCHAR NOT NULL,
+        title VARCHAR,
+        format VARCHAR,
+        pages INTEGER,
+        chars INTEGER,
+        text VARCHAR,
+        content_hash VARCHAR,
+        metadata JSON DEFAULT '{}',
+        parser VARCHAR,
+        warnings JSON DEFAULT '[]',
+        size BIGINT,
+        mtime_ns BIGINT,
+        error VARCHAR,
+        deleted BOOLEAN NOT NULL DEFAULT false,
+        indexed_at TIMESTAMP DEFAULT current_timestamp,
+        UNIQUE (corpus_id, path)
+    );
+    CREATE TABLE IF NOT EXISTS chunks (
+        doc_id INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        text VARCHAR NOT NULL,
+        start_char INTEGER NOT NULL,
+        end_char INTEGER NOT NULL,
+        page INTEGER,
+        heading VARCHAR,
+        n_terms INTEGER NOT NULL,
+        PRIMARY KEY (doc_id, position)
+    );
+    CREATE TABLE IF NOT EXISTS terms (
+        doc_id INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        term VARCHAR NOT NULL,
+        tf INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS schemas (
+        corpus_id INTEGER NOT NULL,
+        field VARCHAR NOT NULL,
+        type VARCHAR NOT NULL,
+        documents INTEGER NOT NULL,
+        examples JSON,
+        PRIMARY KEY (corpus_id, field)
+    );
+    CREATE TABLE IF NOT EXISTS bookmarks (
+        id INTEGER PRIMARY KEY DEFAULT nextval('bookmark_ids'),
+        corpus_id INTEGER NOT NULL,
+        path VARCHAR NOT NULL,
+        note VARCHAR,
+        created_at TIMESTAMP DEFAULT current_timestamp
+    );
+    CREATE TABLE IF NOT EXISTS scan_log (
+        id INTEGER PRIMARY KEY DEFAULT nextval('scan_ids'),
+        corpus_id INTEGER NOT NULL,
+        started_at TIMESTAMP NOT NULL,
+        duration_s DOUBLE NOT NULL,
+        added INTEGER NOT NULL,
+        updated INTEGER NOT NULL,
+        unchanged INTEGER NOT NULL,
+        deleted INTEGER NOT NULL,
+        failed INTEGER NOT NULL,
+        report JSON
+    );
+    CREATE INDEX IF NOT EXISTS terms_term ON terms (term);
+    CREATE SCHEMA IF NOT EXISTS scratch;
+    """,
+]
+
+
+class DatabaseLocked(FsnbError):
+    """Another process kept the database file locked for longer than we waited."""
+
+
+def default_db_path() -> Path:
+    """`FSNB_DB`, else `~/.fsnb/index.duckdb`."""
+    return Path(os.environ.get("FSNB_DB") or Path.home() / ".fsnb" / "index.duckdb").expanduser()
+
+
+_process_locks: dict[str, threading.RLock] = {}
+_process_locks_guard = threading.Lock()
+
+
+def _process_lock(path: Path) -> threading.RLock:
+    with _process_locks_guard:
+        return _process_locks.setdefault(str(path), threading.RLock())
+
+
+def _is_lock_error(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "lock" in text and ("conflict" in text or "could not set" in text)
+
+
+class Store:
+    """One DuckDB file; `connect()` hands out short-lived connections."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, lock_timeout_s: float = 30.0):
+        self.path = Path(path).expanduser() if path else default_db_path()
+        self.lock_timeout_s = lock_timeout_s
+        self._migrated = False
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.path)!r})"
+
+    def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        deadline = time.monotonic() + self.lock_timeout_s
+        delay = 0.02
+        while True:
+            try:
+                return duckdb.connect(str(self.path), read_only=read_only)
+            except duckdb.IOException as exc:
+                if not _is_lock_error(exc) or time.monotonic() > deadline:
+                    if _is_lock_error(exc):
+                        msg = (
+                            f"database {self.path} is locked by another process "
+                            f"(waited {self.lock_timeout_s:.0f} s): {str(exc).splitlines()[0]}"
+                        )
+                        raise DatabaseLocked(msg) from None
+                    raise
+            time.sleep(delay * (1 + random.random()))
+            delay = min(delay * 2, 0.5)
+
+    @contextmanager
+    def connect(self, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection for one unit of work, closed afterwards; migrates on first write."""
+        lock = _process_lock(self.path)
+        with lock:
+            if read_only and not self.path.exists():
+                read_only = False  # nothing to read yet: create the file and its schema
+            if not read_only:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            con = self._open(read_only)
+            try:
+                if not read_only and not self._migrated:
+                    migrate(con)
+                    self._migrated = True
+                yield con
+            finally:
+                con.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A writable connection inside BEGIN/COMMIT (ROLLBACK on error)."""
+        with self.connect() as con:
+            con.execute("BEGIN TRANSACTION")
+            try:
+                yield con
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            con.execute("COMMIT")
+
+
+def migrate(con: duckdb.DuckDBPyConnection) -> int:
+    """Bring the schema to `SCHEMA_VERSION`; return the version found before."""
+    con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    row = con.execute("SELECT max(version) FROM schema_version").fetchone()
+    found = int(row[0]) if row and row[0] is not None else 0
+    if found > SCHEMA_VERSION:
+        msg = f"database schema version {found} is newer than this fsnb ({SCHEMA_VERSION})"
+        raise FsnbError(msg)
+    for version in range(found, SCHEMA_VERSION):
+        con.execute("BEGIN TRANSACTION")
+        con.execute(MIGRATIONS[version])
+        con.execute("INSERT INTO schema_version VALUES (?)", [version + 1])
+        con.execute("COMMIT")
+    return found
