@@ -178,7 +178,14 @@ class _Run:
                 reply = x.llm.next_action(convo, notify)
             except LLMError as exc:
                 yield from notes
+                self.usage.add_call(
+                    exc.prompt_tokens, exc.completion_tokens, exc.thinking_tokens, self.price
+                )
                 error = str(exc)
+                break
+            except Exception as exc:  # a backend bug must end the run, not crash the caller
+                yield from notes
+                error = f"the {x.llm.backend} backend failed: {type(exc).__name__}: {exc}"
                 break
             yield from notes
             self.usage.add_call(

@@ -34,7 +34,8 @@ def price_for(
 
 @dataclass
 class Usage:
-    """What a run consumed."""
+    """What a run consumed. `retries` counts repeated LLM calls: HTTP retries and replies
+    that were re-asked because they were not a valid Action."""
 
     llm_calls: int = 0
     prompt_tokens: int = 0

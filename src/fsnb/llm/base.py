@@ -11,7 +11,23 @@ from fsnb.errors import FsnbError
 
 
 class LLMError(FsnbError):
-    """The LLM could not give a usable reply (after retries)."""
+    """The LLM could not give a usable reply (after retries).
+
+    Token counts of the calls that were made before giving up are kept, so they are billed.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        prompt_tokens: int = 0,
+        completion_tokens: int = 0,
+        thinking_tokens: int = 0,
+    ) -> None:
+        super().__init__(message)
+        self.prompt_tokens = prompt_tokens
+        self.completion_tokens = completion_tokens
+        self.thinking_tokens = thinking_tokens
 
 
 class MissingKey(LLMError):
