@@ -81,3 +81,15 @@ def test_walk_prunes_excluded_folders_and_sorts(folder: Path):
 def test_sandbox_root_must_be_a_folder(tmp_path: Path):
     with pytest.raises(NotADirectoryError, match="not a folder"):
         Sandbox(tmp_path / "missing")
+
+
+def test_fsnbignore_hides_files_and_folders(folder: Path):
+    (folder / ".fsnbignore").write_text("# answers\nnotes.txt\ndocs/\n*.bin\n")
+    box = Sandbox(folder)
+    rels = {box.relative(f) for f, _ in box.walk()}
+    assert {"notes.txt", "docs/summary.md", "blob.bin", ".fsnbignore"}.isdisjoint(rels)
+    assert "agreement.pdf" in rels
+    with pytest.raises(AccessDenied, match=r"notes\.txt is excluded by \.fsnbignore"):
+        box.resolve("notes.txt")
+    with pytest.raises(AccessDenied, match=r"excluded by \.fsnbignore"):
+        box.resolve("docs/summary.md")

@@ -97,8 +97,24 @@ def classify(rel: str | PurePosixPath) -> Verdict:
     return Verdict(Sensitivity.NONE)
 
 
+IGNORE_FILE = ".fsnbignore"
+
+
+def _ignore_patterns(root: Path) -> tuple[str, ...]:
+    """Patterns from the root's .fsnbignore (one glob per line, '#' comments)."""
+    try:
+        lines = (root / IGNORE_FILE).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return ()
+    return tuple(p.strip().rstrip("/") for p in lines if p.strip() and not p.startswith("#"))
+
+
 class Sandbox:
-    """A root folder that tools may not leave."""
+    """A root folder that tools may not leave.
+
+    A `.fsnbignore` file in the root lists glob patterns (relative paths or names) of
+    files and folders that tools neither list nor read.
+    """
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         path = Path(root).expanduser()
@@ -106,6 +122,19 @@ class Sandbox:
             msg = f"not a folder: {root}"
             raise NotADirectoryError(msg)
         self.root = path.resolve()
+        self.ignore = _ignore_patterns(self.root)
+
+    def ignored(self, rel: str) -> bool:
+        """Whether a relative path is the ignore file itself or matches one of its patterns."""
+        if rel == IGNORE_FILE:
+            return True
+        parts = PurePosixPath(rel).parts
+        prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+        return any(
+            fnmatch.fnmatch(prefix, pattern) or fnmatch.fnmatch(PurePosixPath(prefix).name, pattern)
+            for pattern in self.ignore
+            for prefix in prefixes
+        )
 
     def __repr__(self) -> str:
         return f"Sandbox({str(self.root)!r})"
@@ -132,9 +161,13 @@ class Sandbox:
             msg = f"{path} is a symlink to {resolved}, which is outside the sandbox root"
             raise AccessDenied(msg)
         if reading and resolved != self.root:
-            verdict = classify(self.relative(resolved))
+            rel = self.relative(resolved)
+            verdict = classify(rel)
             if verdict.level is Sensitivity.BLOCK:
                 raise AccessDenied(verdict.reason)
+            if self.ignored(rel):
+                why = f"{rel} is excluded by {IGNORE_FILE}"
+                raise AccessDenied(why)
         return resolved
 
     def walk(self, folder: str | os.PathLike[str] = ".") -> list[tuple[Path, Verdict]]:
@@ -151,5 +184,6 @@ class Sandbox:
                 d for d in dirnames if d not in EXCLUDED_DIRS and not (here / d).is_symlink()
             ]
             files.extend(here / name for name in filenames)
+        files = [f for f in files if not self.ignored(self.relative(f))]
         files.sort(key=lambda f: f.relative_to(self.root).parts)
         return [(file, classify(self.relative(file))) for file in files]

@@ -202,10 +202,11 @@ def _native_pdf(file: Path, name: str) -> Document:
             box = box.to_bottom_left_origin(doc.pages[prov.page_no].size.height)
         lines.append(Line(item.text, prov.page_no, box.l, box.t, box.r, box.b))
     pages = reflow(lines)
-    count = len(doc.pages) or max(pages, default=0)
+    if not doc.pages:
+        raise ParseError(name, "corrupt PDF: no page could be read")
+    count = len(doc.pages)
     if not pages:
-        msg = "no text layer (a scanned PDF needs OCR, which the native pipeline does not run)"
-        raise ParseError(name, msg)
+        raise ParseError(name, _why_no_text(file))
     warnings = [f"page {n} has no text layer" for n in range(1, count + 1) if n not in pages]
     return _assemble(
         file,
@@ -215,6 +216,17 @@ def _native_pdf(file: Path, name: str) -> Document:
         "docling-native-pdf",
         warnings,
     )
+
+
+def _why_no_text(file: Path) -> str:
+    """Tell a damaged PDF (PDFium cannot open it) from one without a text layer."""
+    import pypdfium2
+
+    try:
+        pypdfium2.PdfDocument(file).close()
+    except pypdfium2.PdfiumError as exc:
+        return f"corrupt PDF: {str(exc).rstrip('.')}"
+    return "no text layer (a scanned PDF needs OCR, which the native pipeline does not run)"
 
 
 def _docling(file: Path, name: str, fmt: str, pipeline: Pipeline) -> Document:
@@ -263,8 +275,9 @@ def _assemble(
 
 
 def _title(text: str, file: Path) -> str:
-    """The first heading, else the first line, else the file's stem."""
+    """The first heading, else the first line of prose, else the file's name."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    heading = next((line for line in lines if line.startswith("#")), None)
-    title = (heading or (lines[0] if lines else "")).lstrip("#").strip()
-    return title[:120] or file.stem
+    heading = next((line for line in lines[:50] if line.startswith("#")), None)
+    first = lines[0] if lines and not lines[0].startswith(("|", "<", "{", "[")) else ""
+    title = (heading or first).lstrip("#").strip()
+    return title[:120] or file.stem.replace("_", " ").replace("-", " ")

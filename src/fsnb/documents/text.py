@@ -11,6 +11,7 @@ from fsnb.documents.model import Document, PageSpan
 from fsnb.errors import ParseError
 
 _SNIFF = 8192
+_PREFERRED = ("cp1252", "latin_1", "iso8859_15")
 
 
 def looks_binary(head: bytes) -> bool:
@@ -31,9 +32,20 @@ def decode(data: bytes, name: str) -> tuple[str, list[str]]:
         return data.decode("utf-8"), []
     except UnicodeDecodeError:
         pass
-    best = from_bytes(data).best()
+    matches = from_bytes(data)
+    best = matches.best()
     if best is None:
         raise ParseError(name, "not valid text in any known encoding")
+    # Break near-ties in favour of the most widespread Western legacy encodings: short
+    # Latin texts fit several code pages equally well, and cp1252 is what they usually are.
+    for match in matches:
+        if (
+            match.encoding in _PREFERRED
+            and match.chaos <= best.chaos + 0.005
+            and match.coherence >= best.coherence - 0.05
+        ):
+            best = match
+            break
     return str(best), [f"decoded as {best.encoding} (not UTF-8)"]
 
 
@@ -46,6 +58,7 @@ def read_text(path: Path, name: str) -> Document:
         raise ParseError(name, "binary content, not text")
     text, warnings = decode(data, name)
     title = next((line.strip("# ").strip() for line in text.splitlines() if line.strip()), "")
+    title = "" if title.startswith(("{", "[", "<")) else title
     return Document(
         path=str(path),
         text=text,

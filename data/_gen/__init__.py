@@ -1,0 +1,1 @@
+"""Helpers and corpus content for ``data/generate.py``."""
