@@ -14,6 +14,9 @@ class AccessDenied(FsnbError, PermissionError):
         super().__init__(f"access denied: {why}")
         self.why = why
 
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        return type(self), (self.why,)
+
 
 class ParseError(FsnbError):
     """A file could not be turned into text (corrupt, binary, empty, unsupported)."""
@@ -22,6 +25,9 @@ class ParseError(FsnbError):
         super().__init__(f"cannot read {path}: {why}")
         self.path = path
         self.why = why
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return type(self), (self.path, self.why)
 
 
 class ToolError(FsnbError):

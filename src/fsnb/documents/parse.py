@@ -53,6 +53,8 @@ TEXT_SUFFIXES = frozenset(
 PARSER_VERSION = "2"
 
 _local = threading.local()
+#: docling-parse decodes pages on its own threads, outside the GIL, ahead of the pipeline.
+_PARSER_THREADS = min(4, max(2, os.cpu_count() or 2))
 
 
 def supported(path: str | os.PathLike[str]) -> bool:
@@ -158,7 +160,9 @@ def _converter(kind: str) -> DocumentConverter:
             from docling.datamodel.pipeline_options import NativePdfPipelineOptions
 
             native = NativePdfPipelineOptions(
-                generate_page_images=False, generate_picture_images=False, parser_threads=1
+                generate_page_images=False,
+                generate_picture_images=False,
+                parser_threads=_PARSER_THREADS,
             )
             options[InputFormat.PDF] = NativePdfFormatOption(pipeline_options=native)
         converters[kind] = DocumentConverter(format_options=options)

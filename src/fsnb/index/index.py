@@ -1,0 +1,132 @@
+"""`Index`: the user-facing handle on the DuckDB index, with every table as a DataFrame."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from fsnb.index.pipeline import IndexReport, index_folder
+from fsnb.index.store import Store
+
+
+class Index:
+    """The index in one DuckDB file (default `FSNB_DB` or `~/.fsnb/index.duckdb`).
+
+    >>> ix = Index("index.duckdb")
+    >>> ix.add_folder("data/large_acquisition")       # incremental
+    >>> ix.search("retention bonus", folder="data/large_acquisition")
+    """
+
+    def __init__(self, db: str | os.PathLike[str] | Store | None = None) -> None:
+        self.store = db if isinstance(db, Store) else Store(db)
+
+    def __repr__(self) -> str:
+        return f"Index({str(self.store.path)!r})"
+
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    def add_folder(
+        self, folder: str | os.PathLike[str], *, progress: bool = True, workers: int | None = None
+    ) -> IndexReport:
+        """Index a folder incrementally: only new and changed documents are parsed."""
+        return index_folder(self.store, folder, progress=progress, workers=workers)
+
+    # -- DataFrames ------------------------------------------------------------------
+
+    def _frame(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
+        with self.store.connect(read_only=True) as con:
+            return con.execute(sql, params or []).df()
+
+    def _scope(self, folder: str | os.PathLike[str] | None, alias: str) -> tuple[str, list[Any]]:
+        if folder is None:
+            return "", []
+        root = str(Path(folder).expanduser().resolve())
+        return f" AND {alias}.corpus_id = (SELECT id FROM corpora WHERE root = ?)", [root]
+
+    def corpora(self) -> pd.DataFrame:
+        return self._frame(
+            "SELECT c.id, c.root, c.indexed_at,"
+            " count(d.id) FILTER (WHERE NOT d.deleted) AS documents FROM corpora c LEFT JOIN documents d ON d.corpus_id = c.id GROUP BY ALL ORDER BY c.id"
+        )
+
+    def files(self, folder: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+        where, params = self._scope(folder, "f")
+        return self._frame(
+            f"SELECT f.* FROM files f WHERE true{where} ORDER BY f.corpus_id, f.path", params
+        )
+
+    def documents(
+        self, folder: str | os.PathLike[str] | None = None, *, deleted: bool = False
+    ) -> pd.DataFrame:
+        where, params = self._scope(folder, "d")
+        alive = "" if deleted else " AND NOT d.deleted"
+        return self._frame(
+            "SELECT d.id, d.corpus_id, d.path, d.title, d.format, d.pages, d.chars, d.parser,"
+            " d.metadata, d.error, d.deleted, d.indexed_at"
+            f" FROM documents d WHERE true{alive}{where} ORDER BY d.corpus_id, d.path",
+            params,
+        )
+
+    def chunks(self, folder: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+        where, params = self._scope(folder, "d")
+        return self._frame(
+            "SELECT d.path, c.position, c.page, c.heading, c.start_char, c.end_char, c.n_terms,"
+            f" c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE NOT d.deleted{where}"
+            " ORDER BY d.path, c.position",
+            params,
+        )
+
+    def schema(self, folder: str | os.PathLike[str]) -> pd.DataFrame:
+        where, params = self._scope(folder, "s")
+        return self._frame(
+            f"SELECT s.field, s.type, s.documents, s.examples FROM schemas s"
+            f" WHERE true{where} ORDER BY s.field",
+            params,
+        )
+
+    def status(self) -> pd.DataFrame:
+        """Per corpus: documents, chunks, failures and the last scan."""
+        return self._frame(
+            "SELECT c.root, c.indexed_at,"
+            " (SELECT count(*) FROM documents d WHERE d.corpus_id = c.id AND NOT d.deleted"
+            "   AND d.error IS NULL) AS documents,"
+            " (SELECT count(*) FROM documents d WHERE d.corpus_id = c.id AND d.error IS NOT NULL"
+            "   AND NOT d.deleted) AS failed,"
+            " (SELECT count(*) FROM chunks k JOIN documents d ON d.id = k.doc_id"
+            "   WHERE d.corpus_id = c.id AND NOT d.deleted) AS chunks,"
+            " (SELECT count(*) FROM files f WHERE f.corpus_id = c.id) AS files"
+            " FROM corpora c ORDER BY c.id"
+        )
+
+    def sql(self, query: str) -> pd.DataFrame:
+        """Run a read-only query over the index (and the scratch schema)."""
+        with self.store.connect(read_only=True) as con:
+            return con.execute(query).df()
+
+    def is_current(self, folder: str | os.PathLike[str]) -> bool:
+        """Whether every supported file of `folder` is indexed with its current size and mtime."""
+        from fsnb.documents import supported
+        from fsnb.security import Sandbox, Sensitivity
+
+        box = Sandbox(folder)
+        disk = {
+            box.relative(f): (f.stat().st_size, f.stat().st_mtime_ns)
+            for f, v in box.walk()
+            if v.level in (Sensitivity.NONE, Sensitivity.WARN)
+            and not f.is_symlink()
+            and supported(f)
+        }
+        if not self.store.path.exists():
+            return False
+        with self.store.connect(read_only=True) as con:
+            rows = con.execute(
+                "SELECT path, size, mtime_ns FROM documents WHERE NOT deleted AND corpus_id ="
+                " (SELECT id FROM corpora WHERE root = ?)",
+                [str(box.root)],
+            ).fetchall()
+        return bool(disk) and {p: (s, m) for p, s, m in rows} == disk
