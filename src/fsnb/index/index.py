@@ -51,7 +51,9 @@ class Index:
     def corpora(self) -> pd.DataFrame:
         return self._frame(
             "SELECT c.id, c.root, c.indexed_at,"
-            " count(d.id) FILTER (WHERE NOT d.deleted) AS documents FROM corpora c LEFT JOIN documents d ON d.corpus_id = c.id GROUP BY ALL ORDER BY c.id"
+            " count(d.id) FILTER (WHERE NOT d.deleted) AS documents"
+            " FROM corpora c LEFT JOIN documents d ON d.corpus_id = c.id"
+            " GROUP BY ALL ORDER BY c.id"
         )
 
     def files(self, folder: str | os.PathLike[str] | None = None) -> pd.DataFrame:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import functools
 import inspect
 import re
-from pathlib import Path
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import ConfigDict, Field, ValidationError, create_model
