@@ -1,0 +1,416 @@
+"""The scratchpad: SQL working memory for data the agent extracts, one DataFrame away.
+
+Tables live in the DuckDB schema `scratch` of the index database. Names are reduced to
+`[a-z0-9_]`; column types come from a short whitelist; rows arrive as JSON objects and
+DuckDB converts them in one parameterized INSERT per batch, inside one transaction.
+`query` runs exactly one SELECT (DuckDB's parser decides) on a read-only connection with
+file access and scans of Python variables switched off.
+
+Size is the uncompressed data size: the byte width of each fixed-width value (INTEGER 4,
+DOUBLE 8, ...) plus the UTF-8 length of each VARCHAR/JSON value. The file on disk is
+usually smaller, since DuckDB compresses.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+import threading
+import unicodedata
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from fsnb.errors import FsnbError
+from fsnb.index.store import Store
+
+SCHEMA = "scratch"
+MAX_NAME = 63
+TYPES = "VARCHAR, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), BOOLEAN, DATE, TIMESTAMP, JSON"
+_ALIASES = {
+    **dict.fromkeys(["VARCHAR", "TEXT", "STRING", "CHAR"], "VARCHAR"),
+    **dict.fromkeys(["INTEGER", "INT", "INT4", "SMALLINT"], "INTEGER"),
+    **dict.fromkeys(["BIGINT", "INT8", "LONG"], "BIGINT"),
+    # FLOAT and REAL are single precision in DuckDB: too coarse for amounts, so DOUBLE.
+    **dict.fromkeys(["DOUBLE", "DOUBLE PRECISION", "FLOAT", "FLOAT8", "REAL"], "DOUBLE"),
+    **dict.fromkeys(["BOOLEAN", "BOOL"], "BOOLEAN"),
+    **dict.fromkeys(["TIMESTAMP", "DATETIME"], "TIMESTAMP"),
+    **dict.fromkeys(["DATE", "JSON"], None),
+}
+_DECIMAL = re.compile(r"(?:DECIMAL|NUMERIC)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?")
+_WIDTHS = {"BOOLEAN": 1, "INTEGER": 4, "DATE": 4, "VARCHAR": 0, "JSON": 0}  # others: 8
+#: Unqualified names find scratch tables first, then the index's; no file access
+#: (read_csv('/etc/passwd')) and no scans of Python variables by name.
+_QUERY_SETTINGS = (
+    f"SET search_path = '{SCHEMA},main'",
+    "SET enable_external_access = false",
+    "SET python_enable_replacements = false",
+)
+Columns = str | Mapping[str, str] | Sequence[tuple[str, str]]
+Rows = str | Mapping[str, Any] | Sequence[Mapping[str, Any]] | pd.DataFrame
+
+
+class ScratchpadError(FsnbError):
+    """A scratchpad call was refused: a bad name, type, row or query, or a missing table."""
+
+
+class ScratchpadLimit(ScratchpadError):
+    """A table, row or size limit would be exceeded; nothing was changed."""
+
+
+_lock = threading.Lock()
+
+
+@functools.cache
+def _memory() -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB that parses SQL and checks values, used under `_lock`."""
+    return duckdb.connect()
+
+
+def _memory_rows(sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+    with _lock:
+        return _memory().execute(sql, params).fetchall()
+
+
+@functools.cache
+def _keywords() -> frozenset[str]:
+    """DuckDB keywords that cannot be used unquoted as table or column names."""
+    sql = "SELECT keyword_name FROM duckdb_keywords() WHERE keyword_category IN "
+    return frozenset(row[0] for row in _memory_rows(sql + "('reserved', 'type_function')"))
+
+
+def _one_line(exc: BaseException) -> str:
+    """DuckDB's message without the LINE/caret lines, on one line."""
+    lines = [ln.strip() for ln in str(exc).splitlines()]
+    return " ".join(ln for ln in lines if ln and not ln.startswith("LINE ") and set(ln) != {"^"})
+
+
+def _single_select(sql: str) -> str:
+    """`sql` if DuckDB's parser finds exactly one statement and it is a SELECT."""
+    try:
+        with _lock:
+            statements = _memory().extract_statements(sql)
+    except duckdb.Error as exc:
+        raise ScratchpadError(_one_line(exc)) from None
+    if len(statements) != 1:
+        kinds = ", ".join(s.type.name for s in statements)
+        msg = f"one SQL statement at a time, found {len(statements)} ({kinds})"
+        raise ScratchpadError(msg if statements else "no SQL statement given")
+    if (kind := statements[0].type) != duckdb.StatementType.SELECT:
+        msg = (
+            f"only a SELECT query is allowed here, not a {kind.name} statement; "
+            "change data with create_table, insert_data and drop_table"
+        )
+        raise ScratchpadError(msg)
+    return statements[0].query
+
+
+@functools.lru_cache(maxsize=4096)
+def sanitize(name: str, what: str = "table") -> str:
+    """A safe identifier: ASCII `[a-z0-9_]`, starting with a letter, at most 63 characters.
+
+    Accents are dropped, other characters become `_`, a leading digit gets `t_`, a reserved
+    word gets a trailing `_` ("order" -> "order_"). A name with nothing left is refused.
+    """
+    text = unicodedata.normalize("NFKD", str(name)).encode("ascii", "ignore").decode()
+    clean = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+    if not clean:
+        msg = f"invalid {what} name {name!r}: use letters, digits and underscores"
+        raise ScratchpadError(msg)
+    clean = (clean if clean[0].isalpha() else f"t_{clean}")[:MAX_NAME].rstrip("_")
+    return f"{clean[: MAX_NAME - 1]}_" if clean in _keywords() else clean
+
+
+def column_type(text: str, column: str = "?") -> str:
+    """The whitelisted DuckDB type for `text` (case-insensitive), or `ScratchpadError`."""
+    spec = " ".join(str(text).upper().split())
+    if match := _DECIMAL.fullmatch(spec):
+        precision, scale = int(match[1] or 18), int(match[2] or (0 if match[1] else 3))
+        if not 0 <= scale <= precision <= 38 or not precision:
+            msg = f"invalid type {text!r} for column {column}: DECIMAL(p,s) needs s <= p <= 38"
+            raise ScratchpadError(msg)
+        return f"DECIMAL({precision},{scale})"
+    spec = re.sub(r"^(VARCHAR|CHAR|TEXT|STRING)\s*\(\s*\d+\s*\)$", r"\1", spec)
+    if spec not in _ALIASES:
+        msg = f"unsupported type {text!r} for column {column}; use one of {TYPES}"
+        raise ScratchpadError(msg)
+    return _ALIASES[spec] or spec
+
+
+def parse_columns(spec: Columns) -> dict[str, str]:
+    """Column names to types, from "name TYPE, ..." text, a dict or (name, type) pairs."""
+    if isinstance(spec, str):
+        pairs = []
+        for part in re.split(r",(?![^()]*\))", spec):  # not the comma in DECIMAL(12,2)
+            if not (match := re.fullmatch(r'\s*("[^"]*"|\S+)\s+(.+?)\s*', part)):
+                msg = f"column {part.strip()!r} needs a name and a type, e.g. 'amount DOUBLE'"
+                raise ScratchpadError(msg)
+            pairs.append((match[1].strip('"'), match[2]))
+    else:
+        pairs = list(spec.items() if isinstance(spec, Mapping) else spec)
+    columns: dict[str, str] = {}
+    for raw, kind in pairs:
+        if (name := sanitize(raw, "column")) in columns:
+            msg = f"duplicate column {name!r} (from {raw!r})"
+            raise ScratchpadError(msg)
+        columns[name] = column_type(kind, name)
+    if not columns:
+        msg = "a table needs at least one column, e.g. 'name VARCHAR, amount DOUBLE'"
+        raise ScratchpadError(msg)
+    return columns
+
+
+def _q(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _ref(table: str) -> str:
+    return f"{_q(SCHEMA)}.{_q(table)}"
+
+
+def _width(kind: str) -> int:
+    """Bytes of one value of a fixed-width type (0 for text, which is measured)."""
+    if match := re.fullmatch(r"DECIMAL\((\d+),\d+\)", kind):
+        return next(b for p, b in ((4, 2), (9, 4), (18, 8), (38, 16)) if int(match[1]) <= p)
+    return _WIDTHS.get(kind, 8)
+
+
+def _records(rows: Rows) -> list[Mapping[str, Any]]:
+    if isinstance(rows, str):
+        try:
+            rows = json.loads(rows)
+        except json.JSONDecodeError as exc:
+            msg = f"rows are not valid JSON: {exc}"
+            raise ScratchpadError(msg) from None
+    if isinstance(rows, pd.DataFrame):
+        rows = rows.to_dict("records")
+    rows = [rows] if isinstance(rows, Mapping) else rows
+    if not isinstance(rows, Sequence) or not all(isinstance(r, Mapping) for r in rows):
+        msg = 'rows must be a JSON array of objects, e.g. [{"name": "Ann", "amount": 10.5}]'
+        raise ScratchpadError(msg)
+    return list(rows)
+
+
+def _payload(table: str, columns: dict[str, str], records: list[Mapping[str, Any]]) -> str:
+    """The rows as a JSON array of arrays in column order; unknown keys are refused."""
+    index = {c: i for i, c in enumerate(columns)}
+    as_json = [k == "JSON" for k in columns.values()]
+    unknown: dict[str, None] = {}
+    matrix = []
+    for record in records:
+        row: list[Any] = [None] * len(index)
+        for key, value in record.items():
+            try:
+                i = index[sanitize(str(key), "column")]
+            except (KeyError, ScratchpadError):
+                unknown[str(key)] = None
+                continue
+            missing = value is None or value is pd.NA or value is pd.NaT
+            if not missing and not (isinstance(value, float) and math.isnan(value)):
+                row[i] = json.dumps(value, default=str) if as_json[i] else value
+        matrix.append(row)
+    if unknown:
+        msg = (
+            f"unknown column{'s' * (len(unknown) > 1)} {', '.join(map(repr, unknown))} for "
+            f"table {table} (columns: {', '.join(columns)}); nothing was inserted"
+        )
+        raise ScratchpadError(msg)
+    try:
+        return json.dumps(matrix, default=str, allow_nan=False)
+    except ValueError as exc:
+        msg = f"rows cannot be stored: {exc}"
+        raise ScratchpadError(msg) from None
+
+
+def _diagnose(payload: str, columns: dict[str, str]) -> str | None:
+    """Name the first row and column whose value does not convert, e.g. 'abc' to DOUBLE."""
+    rows = "SELECT unnest(a) AS r, generate_subscripts(a, 1) AS n FROM (SELECT ?::JSON[] AS a)"
+    for i, (column, kind) in enumerate(columns.items()):
+        values = f"SELECT n, json_extract_string(r, {i}) AS v FROM ({rows})"
+        test = f"v IS NOT NULL AND TRY_CAST(v AS {kind}) IS NULL"
+        for n, v in _memory_rows(f"{values} WHERE {test} ORDER BY n LIMIT 1", [payload]):
+            return f"row {n}, column {column}: cannot convert {v!r} to {kind}"
+    return None
+
+
+class Scratchpad:
+    """Tables of extracted data in the `scratch` schema; each is a DataFrame away."""
+
+    def __init__(
+        self,
+        db: str | Store | None = None,
+        *,
+        max_tables: int = 100,
+        max_rows: int = 1_000_000,
+        max_bytes: int = 100 * 2**20,
+        timeout_s: float = 30.0,
+    ) -> None:
+        self.store = db if isinstance(db, Store) else Store(db)
+        self.max_tables, self.max_rows, self.max_bytes = max_tables, max_rows, max_bytes
+        self.timeout_s = timeout_s
+
+    def __repr__(self) -> str:
+        return f"Scratchpad({str(self.store.path)!r})"
+
+    def __contains__(self, name: object) -> bool:
+        try:
+            return bool(self.schema(str(name)))
+        except ScratchpadError:
+            return False
+
+    @contextmanager
+    def _sql_errors(self) -> Iterator[None]:
+        try:
+            yield
+        except duckdb.InterruptException:
+            msg = f"query stopped after {self.timeout_s:g} s; narrow it down or aggregate"
+            raise ScratchpadError(msg) from None
+        except duckdb.Error as exc:
+            raise ScratchpadError(_one_line(exc)) from None
+
+    @staticmethod
+    def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
+        """Every scratch table's columns and types (the first call costs ~20 ms)."""
+        tables: dict[str, dict[str, str]] = {}
+        for table, column, kind in con.execute(
+            "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name "
+            "= current_database() AND schema_name = ? ORDER BY table_name, column_index",
+            [SCHEMA],
+        ).fetchall():
+            tables.setdefault(table, {})[column] = kind
+        return tables
+
+    @staticmethod
+    def _require(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
+        """One table's columns and types, or an error saying it does not exist."""
+        try:
+            sql = "SELECT name, type FROM pragma_table_info(?) ORDER BY cid"
+            return dict(con.execute(sql, [f"{SCHEMA}.{table}"]).fetchall())
+        except duckdb.CatalogException:
+            msg = f"no scratchpad table {table!r} (list_tables shows the tables)"
+            raise ScratchpadError(msg) from None
+
+    def _stats(self, con: duckdb.DuckDBPyConnection) -> dict[str, tuple[int, int]]:
+        """(rows, estimated bytes) of every scratch table; see the module's docstring."""
+        stats = {}
+        for table, columns in self._columns(con).items():
+            size = [f"count(*) * {sum(_width(k) for k in columns.values())}"] + [
+                f"coalesce(sum(strlen({_q(c)}::VARCHAR)), 0)"
+                for c, k in columns.items()
+                if k in ("VARCHAR", "JSON")
+            ]
+            row = con.execute(f"SELECT count(*), {' + '.join(size)} FROM {_ref(table)}").fetchone()
+            stats[table] = (int(row[0]), int(row[1])) if row else (0, 0)
+        return stats
+
+    def create_table(self, name: str, columns: Columns, *, replace: bool = False) -> str:
+        """Create `name` (sanitized, returned); the same columns again is a no-op."""
+        table, wanted = sanitize(name), parse_columns(columns)
+        with self.store.transaction() as con, self._sql_errors():
+            tables = self._columns(con)
+            if table in tables and not replace:
+                if tables[table] == wanted:
+                    return table
+                have = ", ".join(f"{c} {k}" for c, k in tables[table].items())
+                msg = f"table {table!r} already exists with columns ({have}); drop_table it first"
+                raise ScratchpadError(msg)
+            if table not in tables and len(tables) >= self.max_tables:
+                msg = (
+                    f"scratchpad limit: at most {self.max_tables} tables (drop one with drop_table)"
+                )
+                raise ScratchpadLimit(msg)
+            body = ", ".join(f"{_q(c)} {k}" for c, k in wanted.items())
+            verb = "CREATE OR REPLACE TABLE" if replace else "CREATE TABLE"
+            con.execute(f"{verb} {_ref(table)} ({body})")
+        return table
+
+    def insert(self, name: str, rows: Rows) -> int:
+        """Insert rows (objects keyed by column), all or none; return how many."""
+        table, records = sanitize(name), _records(rows)
+        if not records:
+            return 0
+        with self.store.transaction() as con, self._sql_errors():
+            columns = self._require(con, table)
+            payload = _payload(table, columns, records)
+            (count,) = con.execute(f"SELECT count(*) FROM {_ref(table)}").fetchone() or (0,)
+            if count + len(records) > self.max_rows:
+                msg = (
+                    f"scratchpad limit: at most {self.max_rows:,} rows per table; {table} has "
+                    f"{count:,} and this adds {len(records):,} (nothing was inserted)"
+                )
+                raise ScratchpadLimit(msg)
+            casts = [f"json_extract_string(r, {i})::{k}" for i, k in enumerate(columns.values())]
+            try:
+                con.execute(
+                    f"INSERT INTO {_ref(table)} ({', '.join(map(_q, columns))}) "
+                    f"SELECT {', '.join(casts)} FROM (SELECT unnest(?::JSON[]) AS r)",
+                    [payload],
+                )
+            except duckdb.ConversionException as exc:
+                msg = f"{_diagnose(payload, columns) or _one_line(exc)} (nothing was inserted)"
+                raise ScratchpadError(msg) from None
+            if (total := sum(size for _, size in self._stats(con).values())) > self.max_bytes:
+                msg = (
+                    f"scratchpad limit: at most {self.max_bytes:,} bytes of data in all; this "
+                    f"insert would bring it to {total:,} (nothing was inserted)"
+                )
+                raise ScratchpadLimit(msg)
+        return len(records)
+
+    def query(self, sql: str, *, limit: int | None = None) -> pd.DataFrame:
+        """Run exactly one SELECT, read-only; at most `limit` rows when given."""
+        checked = _single_select(sql)
+        with self.store.connect(read_only=True) as con, self._sql_errors():
+            for setting in _QUERY_SETTINGS:
+                con.execute(setting)
+            timer = threading.Timer(self.timeout_s, con.interrupt)
+            timer.start()
+            try:
+                if limit is None:
+                    return con.execute(checked).df()
+                return con.sql(checked).limit(limit).df()
+            finally:
+                timer.cancel()
+
+    def tables(self) -> pd.DataFrame:
+        """One row per table: name, rows, columns ("name TYPE, ...") and estimated bytes."""
+        with self.store.connect(read_only=True) as con, self._sql_errors():
+            columns, stats = self._columns(con), self._stats(con)
+        rows = [
+            (t, stats[t][0], ", ".join(f"{c} {k}" for c, k in cols.items()), stats[t][1])
+            for t, cols in columns.items()
+        ]
+        return pd.DataFrame(rows, columns=["name", "rows", "columns", "bytes"])
+
+    def schema(self, name: str) -> dict[str, str]:
+        """Column names and DuckDB types of a table."""
+        with self.store.connect(read_only=True) as con:
+            return self._require(con, sanitize(name))
+
+    def df(self, name: str) -> pd.DataFrame:
+        """The whole table as a DataFrame."""
+        table = sanitize(name)
+        with self.store.connect(read_only=True) as con, self._sql_errors():
+            self._require(con, table)
+            return con.execute(f"SELECT * FROM {_ref(table)}").df()
+
+    def drop(self, name: str) -> int:
+        """Drop a table; return how many rows it had."""
+        table = sanitize(name)
+        with self.store.transaction() as con, self._sql_errors():
+            self._require(con, table)
+            (rows,) = con.execute(f"SELECT count(*) FROM {_ref(table)}").fetchone() or (0,)
+            con.execute(f"DROP TABLE {_ref(table)}")
+        return int(rows)
+
+    def clear(self) -> list[str]:
+        """Drop every scratchpad table; return their names."""
+        with self.store.transaction() as con, self._sql_errors():
+            for table in (tables := list(self._columns(con))):
+                con.execute(f"DROP TABLE {_ref(table)}")
+        return tables

@@ -1,0 +1,124 @@
+"""The agent's scratchpad tools: tables for extracted data, filled with JSON, read with SQL.
+
+Each tool takes the sandbox root as `root=` (part of the tool contract; the scratchpad lives
+in the index database `db`, not under the root) and returns text; errors come back as one
+line starting with "error: ".
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from fsnb.scratchpad import Scratchpad, parse_columns, sanitize
+from fsnb.tools.registry import tool_errors
+
+#: Rows fetched from a query (the count reported), and rows shown as text.
+QUERY_ROWS = 10_000
+SHOW_ROWS = 100
+#: Characters shown of one cell.
+CELL_CHARS = 80
+
+
+def _size(num: int) -> str:
+    return (
+        f"{num} B"
+        if num < 1024
+        else f"{num / 1024:.1f} KB"
+        if num < 2**20
+        else f"{num / 2**20:.1f} MB"
+    )
+
+
+def _text_table(frame: pd.DataFrame) -> str:
+    return frame.to_string(index=False, max_colwidth=CELL_CHARS, float_format=lambda x: f"{x:.12g}")
+
+
+@tool_errors
+def create_table(name: str, columns: str, *, root: str, db: str | None = None) -> str:
+    """Create a scratchpad table to collect data extracted from documents.
+
+    Create it once, then add rows with insert_data and analyse them with query_data.
+    Creating an existing table again with the same columns changes nothing.
+
+    Args:
+        name: Table name, e.g. "transactions" (letters, digits and underscores).
+        columns: Columns as "name TYPE, ...", e.g. "date DATE, description VARCHAR,
+            amount DECIMAL(12,2), source_file VARCHAR". Types: VARCHAR, INTEGER, BIGINT,
+            DOUBLE, DECIMAL(p,s), BOOLEAN, DATE, TIMESTAMP, JSON.
+    """
+    pad = Scratchpad(db)
+    existed = name in pad
+    table = pad.create_table(name, columns)
+    described = ", ".join(f"{c} {k}" for c, k in parse_columns(columns).items())
+    renamed = f" (the name {name!r} became {table!r})" if table != name else ""
+    if existed:
+        return f"Table {table} already exists with these columns: {described}{renamed}."
+    return f"Created table {table} ({described}){renamed}."
+
+
+@tool_errors
+def insert_data(table: str, rows: str, *, root: str, db: str | None = None) -> str:
+    """Add rows to a scratchpad table; all rows are stored, or none if one is invalid.
+
+    Args:
+        table: Name of a table made with create_table.
+        rows: JSON array of objects keyed by column name, e.g. [{"date": "2025-01-05",
+            "description": "NETFLIX", "amount": 15.99}]. Missing keys are stored as null;
+            dates as "YYYY-MM-DD"; numbers without thousands separators.
+    """
+    pad, name = Scratchpad(db), sanitize(table)
+    count = pad.insert(name, rows)
+    total = int(pad.query(f'SELECT count(*) FROM scratch."{name}"').iat[0, 0])
+    return f"Inserted {count} row{'s' * (count != 1)} into {name} (now {total:,} rows)."
+
+
+@tool_errors
+def query_data(sql: str, *, root: str, db: str | None = None) -> str:
+    """Run one read-only SQL SELECT (DuckDB dialect) over the scratchpad and the index.
+
+    Scratchpad tables are found by name; the index's tables (documents, chunks, files) are
+    readable too. Let SQL do the arithmetic: SUM, AVG, COUNT, GROUP BY, JOIN, window
+    functions. Only a single SELECT is accepted.
+
+    Args:
+        sql: One SELECT query, e.g. "SELECT category, SUM(amount) AS total FROM
+            transactions GROUP BY category ORDER BY total DESC".
+    """
+    frame = Scratchpad(db).query(sql, limit=QUERY_ROWS + 1)
+    n = len(frame)
+    if n == 0:
+        return f"0 rows (columns: {', '.join(map(str, frame.columns))})"
+    count = f"more than {QUERY_ROWS:,}" if n > QUERY_ROWS else f"{n:,}"
+    lines = [f"{count} row{'s' * (n != 1)}", _text_table(frame.head(SHOW_ROWS))]
+    if n > SHOW_ROWS:
+        lines.append(
+            f"[first {SHOW_ROWS} of {count} rows shown: aggregate, filter with WHERE, or page "
+            "with LIMIT/OFFSET]"
+        )
+    return "\n".join(lines)
+
+
+@tool_errors
+def list_tables(*, root: str, db: str | None = None) -> str:
+    """List the scratchpad tables with their columns, row counts and sizes."""
+    frame = Scratchpad(db).tables()
+    if frame.empty:
+        return "No scratchpad tables yet: make one with create_table."
+    lines = [f"{len(frame)} scratchpad table{'s' * (len(frame) != 1)}:"]
+    for row in frame.itertuples():
+        lines.append(f"- {row.name}: {row.rows:,} rows, {_size(row.bytes)}; {row.columns}")
+    return "\n".join(lines)
+
+
+@tool_errors
+def drop_table(name: str, *, root: str, db: str | None = None) -> str:
+    """Delete a scratchpad table and its rows, e.g. when an analysis is done or to start over.
+
+    Args:
+        name: Name of the table to delete.
+    """
+    rows = Scratchpad(db).drop(name)
+    return f"Dropped table {sanitize(name)} ({rows:,} rows)."
+
+
+SCRATCH_TOOLS = [create_table, insert_data, query_data, list_tables, drop_table]
