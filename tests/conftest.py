@@ -14,9 +14,10 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 @pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
-    """Every test gets its own parse cache, so no test sees another's entries."""
+def _isolated_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Every test gets its own parse cache and index file, so no test sees another's."""
     monkeypatch.setenv("FSNB_CACHE_DIR", str(tmp_path_factory.mktemp("parse-cache")))
+    monkeypatch.setenv("FSNB_DB", str(tmp_path_factory.mktemp("db") / "index.duckdb"))
 
 
 def make_pdf(path: Path, pages: list[list[str]], title: str | None = None) -> Path:

@@ -1,15 +1,21 @@
-"""The `fsnb` command line: explore a folder, scan it, parse a file."""
+"""The `fsnb` command line: explore, index, search, sql, status, scan and parse."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from fsnb import __version__
 from fsnb.errors import FsnbError
-from fsnb.tools import parse_file, scan_folder
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+_JSON_KEYS = ("answer", "citations", "usage", "steps", "llm", "error")
 
 
 def _ask_on_stdin(question: str) -> str | None:
@@ -21,20 +27,31 @@ def _ask_on_stdin(question: str) -> str | None:
     return Prompt.ask(f"[yellow]{question}[/yellow]") or None
 
 
-def _explore(args: argparse.Namespace) -> int:
-    import json
+def _print_frame(frame: pd.DataFrame, as_json: bool) -> None:
+    if as_json:
+        print(frame.to_json(orient="records", date_format="iso", indent=2))
+    else:
+        import pandas as pd
 
+        with pd.option_context(
+            "display.max_rows", 200, "display.max_colwidth", 80, "display.width", 200
+        ):
+            print(frame.to_string(index=False) if len(frame) else "(no rows)")
+
+
+def _explore(args: argparse.Namespace) -> int:
     from fsnb.agent import Explorer
     from fsnb.llm import get_llm
 
-    llm = get_llm(args.llm, model=args.model)
     explorer = Explorer(
         args.folder,
-        llm,
+        get_llm(args.llm, model=args.model),
         max_steps=args.max_steps,
         timeout_s=args.timeout,
         ask=_ask_on_stdin,
         default_answer=args.default_answer,
+        db=args.db,
+        use_index=args.use_index,
     )
     if args.json:
         result = explorer.run(args.task)
@@ -49,20 +66,66 @@ def _explore(args: argparse.Namespace) -> int:
     return 1 if result.error else 0
 
 
-_JSON_KEYS = ("answer", "citations", "usage", "steps", "llm", "error")
+def _index(args: argparse.Namespace) -> int:
+    from fsnb.index import Index
+
+    report = Index(args.db).add_folder(args.folder, progress=sys.stderr.isatty())
+    if args.json:
+        print(json.dumps({**report.counts(), "failed": report.failed}, indent=2))
+    else:
+        print(repr(report))
+        for path, why in report.failed.items():
+            print(f"  failed {path}: {why}")
+    return 0
+
+
+def _search(args: argparse.Namespace) -> int:
+    from fsnb.index import Index
+
+    hits = Index(args.db).search(
+        args.query, folder=args.folder, filter=args.filter or None, k=args.k
+    )
+    columns = [c for c in ("path", "page", "score", "ranker", "heading", "highlights") if c in hits]
+    _print_frame(hits if args.json else hits[columns], args.json)
+    return 0
+
+
+def _sql(args: argparse.Namespace) -> int:
+    from fsnb.index import Index
+
+    _print_frame(Index(args.db).sql(args.query), args.json)
+    return 0
+
+
+def _status(args: argparse.Namespace) -> int:
+    from fsnb.index import Index
+
+    index = Index(args.db)
+    if not args.json:
+        print(f"index: {index.path}")
+    _print_frame(index.status(), args.json)
+    return 0
 
 
 def _scan(args: argparse.Namespace) -> int:
+    from fsnb.tools import scan_folder
+
     out = scan_folder(root=args.folder, preview_chars=args.preview_chars)
     print(out)
     return 1 if out.startswith(("access denied", "error:")) else 0
 
 
 def _parse(args: argparse.Namespace) -> int:
+    from fsnb.tools import parse_file
+
     path = Path(args.file)
     out = parse_file(path.name, root=str(path.parent), offset=args.offset, limit=args.limit)
     print(out)
     return 1 if out.startswith(("access denied", "error:")) else 0
+
+
+def _use_index(value: str) -> bool | str:
+    return {"auto": "auto", "yes": True, "no": False}[value]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,48 +133,95 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"fsnb {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    explore = commands.add_parser(
-        "explore", help="answer a question about a folder, with citations"
-    )
+    def command(name: str, run: Any, help: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help, description=help)
+        sub.set_defaults(run=run)
+        return sub
+
+    def db_option(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "--db", default=None, help="index file (default: FSNB_DB or ~/.fsnb/index.duckdb)"
+        )
+
+    explore = command("explore", _explore, "answer a question about a folder, with citations")
     explore.add_argument("task", help="the question")
     explore.add_argument("--folder", default=".", help="folder to explore (default: .)")
     explore.add_argument(
         "--llm",
         default="auto",
         choices=["auto", "offline", "gemini"],
-        help="backend: gemini with a key, offline without (default: auto)",
+        help="gemini when a key is set, offline otherwise (default: auto)",
     )
     explore.add_argument("--model", default=None, help="Gemini model (default: FSNB_MODEL)")
     explore.add_argument("--max-steps", type=int, default=25)
     explore.add_argument("--timeout", type=float, default=300.0, help="seconds (default: 300)")
     explore.add_argument(
+        "--use-index",
+        dest="use_index",
+        nargs="?",
+        const="yes",
+        default="auto",
+        choices=["auto", "yes", "no"],
+        type=str,
+        help="use the folder's index (default: auto, when it is current)",
+    )
+    explore.add_argument(
         "--default-answer",
         default="No answer was given; use your judgement.",
-        help="reply used when the agent asks a question and stdin is not a terminal",
+        help="reply used when the agent asks and stdin is not a terminal",
     )
     explore.add_argument("--json", action="store_true", help="print one JSON object")
-    explore.set_defaults(run=_explore)
+    db_option(explore)
 
-    scan = commands.add_parser("scan", help="preview every document under a folder")
+    index = command("index", _index, "index a folder into DuckDB (incremental)")
+    index.add_argument("folder")
+    index.add_argument("--json", action="store_true")
+    db_option(index)
+
+    search = command("search", _search, "search an indexed folder (BM25, filters)")
+    search.add_argument("query")
+    search.add_argument("--folder", default=".", help="indexed folder (default: .)")
+    search.add_argument(
+        "--filter", default="", help='e.g. "document_type=agreement and max_amount>=1e6"'
+    )
+    search.add_argument("-k", type=int, default=10, help="number of hits")
+    search.add_argument("--json", action="store_true")
+    db_option(search)
+
+    sql = command("sql", _sql, "run a read-only SQL query over the index and scratchpad")
+    sql.add_argument("query")
+    sql.add_argument("--json", action="store_true")
+    db_option(sql)
+
+    status = command("status", _status, "what the index holds, per folder")
+    status.add_argument("--json", action="store_true")
+    db_option(status)
+
+    scan = command("scan", _scan, "preview every document under a folder")
     scan.add_argument("folder")
     scan.add_argument("--preview-chars", type=int, default=500)
-    scan.set_defaults(run=_scan)
 
-    parse = commands.add_parser("parse", help="print a document's text with page markers")
+    parse = command("parse", _parse, "print a document's text with page markers")
     parse.add_argument("file")
     parse.add_argument("--offset", type=int, default=0)
     parse.add_argument("--limit", type=int, default=1_000_000)
-    parse.set_defaults(run=_parse)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if hasattr(args, "use_index"):
+        args.use_index = _use_index(args.use_index)
     try:
         return args.run(args)
     except (FsnbError, NotADirectoryError, ValueError) as exc:
         print(f"fsnb: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # DuckDB errors from `fsnb sql`, and the like
+        if type(exc).__module__.startswith(("duckdb", "_duckdb")):
+            print(f"fsnb: {str(exc).splitlines()[0]}", file=sys.stderr)
+            return 2
+        raise
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Generator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fsnb.agent import events as ev
 from fsnb.agent.actions import Action
@@ -23,7 +23,7 @@ from fsnb.documents import parse
 from fsnb.errors import AccessDenied, FsnbError
 from fsnb.llm.base import LLM, Conversation, LLMError, Turn
 from fsnb.security import Sandbox
-from fsnb.tools import Registry, file_registry
+from fsnb.tools import Registry, agent_registry
 
 AskCallback = Callable[[str], str | None]
 #: Tools whose `path` argument means the file was read (citations must point to these).
@@ -50,15 +50,21 @@ class Explorer:
         ask: AskCallback | None = None,
         default_answer: str = "No answer was given; continue with your best judgement.",
         registry: Registry | None = None,
+        db: str | Path | None = None,
+        use_index: bool | Literal["auto"] = "auto",
     ) -> None:
         self.sandbox = Sandbox(folder)
+        self.db = str(db) if db else None
+        if use_index == "auto":
+            use_index = _index_is_current(self.db, self.sandbox.root)
+        self.use_index = use_index
         self.llm = llm
         self.max_steps = max_steps
         self.timeout_s = timeout_s
         self.max_result_chars = max_result_chars
         self.ask = ask
         self.default_answer = default_answer
-        self.registry = registry or file_registry()
+        self.registry = registry or agent_registry(use_index=use_index)
         self._cancel = threading.Event()
 
     @property
@@ -95,6 +101,17 @@ class Explorer:
         self._cancel.clear()
         run = _Run(self, task)
         return (yield from run.drive())
+
+
+def _index_is_current(db: str | None, root: Path) -> bool:
+    """Whether the folder has an up-to-date index in `db` (the default index if None)."""
+    from fsnb.index.index import Index
+
+    index = Index(db)
+    try:
+        return index.path.exists() and index.is_current(root)
+    except FsnbError:
+        return False
 
 
 class ExplorationThread(threading.Thread):
@@ -270,7 +287,7 @@ class _Run:
             ev.ToolCall(tool=name, args=args, reason=action.reason, phase=phase, target=target)
         )
         began = time.perf_counter()
-        text = self.x.registry.call(name, args, root=self.x.root)
+        text = self.x.registry.call(name, args, root=self.x.root, db=self.x.db)
         duration = (time.perf_counter() - began) * 1000
         ok = not text.startswith(("error:", "access denied:"))
         if ok:

@@ -36,6 +36,10 @@ If the documents do not contain the answer, say so plainly.
 Tool arguments are a list of {"name": ..., "value": ...} pairs; write every value as text.
 Paths are relative to the folder root. Tools return errors as text: read them and adapt.
 Use ask_human only when the question is ambiguous in a way the documents cannot settle.
+When semantic_search is available, the folder is indexed: use it to find the passages that
+match the question across all documents, then read the documents it points to. When a
+question asks you to total, compare or list many items, collect them as rows in the
+scratchpad (create_table, insert_data) and compute with query_data.
 """
 
 

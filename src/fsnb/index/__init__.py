@@ -1,5 +1,7 @@
 """The DuckDB index: files, documents, chunks, BM25 terms, schemas and the scan log."""
 
+from fsnb.index.index import Index
+from fsnb.index.pipeline import IndexReport
 from fsnb.index.store import DatabaseLocked, Store, default_db_path
 
-__all__ = ["DatabaseLocked", "Store", "default_db_path"]
+__all__ = ["DatabaseLocked", "Index", "IndexReport", "Store", "default_db_path"]
