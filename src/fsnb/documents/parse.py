@@ -50,7 +50,7 @@ TEXT_SUFFIXES = frozenset(
     ).split()
 )
 #: Bumped whenever parsing output changes, so old cache entries stop matching.
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 
 _local = threading.local()
 #: docling-parse decodes pages on its own threads, outside the GIL, ahead of the pipeline.

@@ -5,14 +5,16 @@ order the parser reports them: no paragraphs, headings or tables. This module re
 them from geometry alone, so it works for any born-digital PDF:
 
 - lines on the same baseline are one row (cells joined by " | ");
-- a line follows the previous one in the same paragraph when the vertical gap is
-  small relative to the body line height and it does not start a list item;
+- a line follows the previous one in the same paragraph when the vertical gap is no
+  wider than the document's usual line spacing (measured, since leading varies), it
+  does not start a list item, and the previous line is not a short, finished line;
 - lines clearly taller than the body text are headings, as are short single-line
   paragraphs in capitals.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from dataclasses import dataclass
@@ -81,12 +83,34 @@ def _is_caps_heading(text: str) -> bool:
     )
 
 
+def _line_gap(rows: list[Line], body: float) -> float:
+    """The usual gap between consecutive lines of a paragraph: a low quantile of the gaps."""
+    gaps = sorted(
+        prev.bottom - row.top
+        for prev, row in itertools.pairwise(rows)
+        if prev.page == row.page and 0 <= prev.bottom - row.top <= 1.5 * body
+    )
+    if len(gaps) < 3:
+        return 0.5 * body
+    return gaps[len(gaps) // 5]
+
+
+def _page_right(rows: list[Line]) -> dict[int, float]:
+    """Where full lines end on each page (a high quantile of right edges)."""
+    edges: dict[int, list[float]] = {}
+    for row in rows:
+        edges.setdefault(row.page, []).append(row.right)
+    return {page: sorted(r)[int(0.9 * (len(r) - 1))] for page, r in edges.items()}
+
+
 def reflow(lines: list[Line]) -> dict[int, list[str]]:
     """Markdown blocks per page, in reading order."""
     rows = list(_rows([ln for ln in lines if ln.text.strip()]))
     if not rows:
         return {}
     body = statistics.median(row.height for row in rows)
+    limit = min(_line_gap(rows, body) * 1.2 + 0.5, body)
+    right = _page_right(rows)
     pages: dict[int, list[str]] = {}
     para: list[str] = []
     prev: Line | None = None
@@ -104,11 +128,15 @@ def reflow(lines: list[Line]) -> dict[int, list[str]]:
         heading = row.height >= 1.2 * body and len(text) <= 120
         if prev is not None:
             gap = prev.bottom - row.top
+            finished = prev.text.rstrip().endswith((".", ":", ";", "?", "!")) and (
+                prev.right < right[prev.page] - 6 * body
+            )
             joins = (
                 row.page == prev.page
                 and not heading
                 and prev.height < 1.2 * body
-                and -0.2 * body <= gap <= 0.6 * body
+                and -0.2 * body <= gap <= limit
+                and not finished
                 and not _LIST_ITEM.match(text)
                 and " | " not in text
                 and not (para and " | " in para[-1])
