@@ -48,7 +48,8 @@ class ExplorationResult:
         for c in self.citations:
             where = f"{c.path}, page {c.page}" if c.page else c.path or "(no source)"
             flag = "" if c.verified else f" [unverified: {c.problem}]"
-            lines.append(f'[{c.id}] {where}: "{c.quote}"{flag}')
+            quote = " ".join(c.quote.split())
+            lines.append(f'- [{c.id}] {where}: "{quote}"{flag}')
         return "\n".join(lines)
 
     def steps(self) -> list[dict[str, Any]]:
