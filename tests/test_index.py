@@ -15,6 +15,7 @@ from fsnb.documents import parse
 from fsnb.index import DatabaseLocked, Store
 from fsnb.index.chunking import chunk_document
 from fsnb.index.index import Index
+from fsnb.index.store import SCHEMA_VERSION
 
 
 @pytest.fixture
@@ -191,7 +192,7 @@ def test_a_locked_database_waits_then_says_so(tmp_path: Path):
             pass
         began = time.monotonic()
         with Store(db, lock_timeout_s=30).connect() as con:  # waits for the holder to let go
-            assert con.execute("SELECT max(version) FROM schema_version").fetchone()[0] == 1
+            assert con.execute("SELECT max(version) FROM schema_version").fetchone()[0] == SCHEMA_VERSION
         assert time.monotonic() - began > 0.5
     finally:
         holder.kill()

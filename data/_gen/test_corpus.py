@@ -52,13 +52,13 @@ def questions() -> list[Question]:
     return [
         q(
             "test-01",
-            "What headline price did TechCorp agree to pay for StartupXYZ?",
+            "What is the total purchase price for the StartupXYZ acquisition?",
             "single",
             ("$45,000,000", AGR),
         ),
         q(
             "test-02",
-            "On what date did TechCorp and StartupXYZ sign their confidentiality agreement?",
+            "When was the Non-Disclosure Agreement between TechCorp and StartupXYZ signed?",
             "single",
             ("October 1, 2024", NDA),
         ),

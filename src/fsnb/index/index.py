@@ -36,6 +36,44 @@ class Index:
         """Index a folder incrementally: only new and changed documents are parsed."""
         return index_folder(self.store, folder, progress=progress, workers=workers)
 
+    def search(
+        self,
+        query: str,
+        folder: str | os.PathLike[str] = ".",
+        *,
+        k: int = 10,
+        filter: str | None = None,
+        embedder: Any = None,
+        mode: str = "auto",
+        bridge: bool = True,
+    ) -> pd.DataFrame:
+        """Chunks ranked by BM25 (hybrid with vectors when `embedder` has them), filtered by
+        metadata; when they do not answer the query, passages of files named like it."""
+        from fsnb.index import search as engine
+
+        hits = engine.search(
+            self.store, folder, query, k=k, filter=filter, embedder=embedder, mode=mode
+        )  # type: ignore[arg-type]
+        if bridge:
+            extra = engine.bridge(self.store, folder, query, hits)
+            if not extra.empty:
+                return pd.concat([hits, extra], ignore_index=True)
+        return hits
+
+    def find_files(
+        self, pattern: str, folder: str | os.PathLike[str] = ".", *, k: int = 50
+    ) -> pd.DataFrame:
+        """Files of an indexed folder whose names match a glob or keywords."""
+        from fsnb.index.search import find_files
+
+        return find_files(self.store, folder, pattern, k=k)
+
+    def embed(self, folder: str | os.PathLike[str], embedder: Any, *, progress: bool = True) -> int:
+        """Store vectors for the folder's chunks that lack them (see `fsnb.index.vectors`)."""
+        from fsnb.index.vectors import embed_corpus
+
+        return embed_corpus(self.store, folder, embedder, progress=progress)
+
     # -- DataFrames ------------------------------------------------------------------
 
     def _frame(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:

@@ -23,6 +23,7 @@ from fsnb.documents.batch import parse_many
 from fsnb.errors import ParseError
 from fsnb.index.chunking import chunk_document
 from fsnb.index.metadata import discover_schema, extract_metadata
+from fsnb.index.search import cluster_terms
 from fsnb.security import Sandbox, Sensitivity
 from fsnb.text import tokenize
 
@@ -246,6 +247,7 @@ def index_folder(
             ],
         )
         con.execute("UPDATE corpora SET indexed_at = current_timestamp WHERE id = ?", [cid])
+    cluster_terms(store)
     return report
 
 
@@ -292,8 +294,8 @@ def _write(
             meta = extract_metadata(result.text, title=result.title, path=rel, format=result.format)
             doc_id = con.execute(
                 "INSERT INTO documents (corpus_id, path, title, format, pages, chars, text,"
-                " content_hash, metadata, parser, warnings, size, mtime_ns)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " content_hash, metadata, parser, warnings, size, mtime_ns, spans)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 [
                     cid,
                     rel,
@@ -308,6 +310,7 @@ def _write(
                     json.dumps(result.warnings),
                     row.size,
                     row.mtime_ns,
+                    json.dumps(result.to_dict()["spans"]),
                 ],
             ).fetchone()[0]
             for chunk in chunk_document(result):

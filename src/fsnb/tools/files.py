@@ -51,7 +51,7 @@ def _skip_reason(file: Path, box: Sandbox) -> str:
     return f"skipped: unsupported file type '{file.suffix or file.name}'"
 
 
-def _with_pages(doc: Document, start: int, end: int) -> str:
+def with_page_marks(doc: Document, start: int, end: int) -> str:
     """Text from `start` to `end` with a `[page N]` line where each page begins."""
     parts, pos = [], start
     for span in doc.spans:
@@ -64,7 +64,7 @@ def _with_pages(doc: Document, start: int, end: int) -> str:
     return first + "".join(parts)
 
 
-def _window(text_len: int, offset: int, limit: int) -> tuple[int, int, str]:
+def page_window(text_len: int, offset: int, limit: int) -> tuple[int, int, str]:
     """Clamp a window and describe what remains after it."""
     if offset < 0 or limit <= 0:
         msg = "offset must be >= 0 and limit > 0"
@@ -140,9 +140,9 @@ def preview_file(path: str, *, root: str, chars: int = 2000) -> str:
     box = Sandbox(root)
     file = box.resolve(path)
     doc = parse(file)
-    start, end, note = _window(len(doc.text), 0, chars)
+    start, end, note = page_window(len(doc.text), 0, chars)
     header = f"{box.relative(file)} ({doc.format}, {doc.pages} pages, title: {doc.title})"
-    return f"{header}\n{_with_pages(doc, start, end)}\n{note}"
+    return f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
 
 
 @tool_errors
@@ -160,13 +160,13 @@ def parse_file(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS
     box = Sandbox(root)
     file = box.resolve(path)
     doc = parse(file)
-    start, end, note = _window(len(doc.text), offset, limit)
+    start, end, note = page_window(len(doc.text), offset, limit)
     warn = "".join(f"\n(warning: {w})" for w in doc.warnings)
     header = (
         f"{box.relative(file)} ({doc.format}, {doc.pages} pages, {len(doc.text):,} characters, "
         f"parser: {doc.parser}) characters {start:,}-{end:,}{warn}"
     )
-    return f"{header}\n{_with_pages(doc, start, end)}\n{note}"
+    return f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
 
 
 @tool_errors
@@ -193,7 +193,7 @@ def read(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS) -> s
     if looks_binary(data[:8192]):
         return f"error: {rel} is a binary file, not text"
     text, warnings = decode(data, rel)
-    start, end, note = _window(len(text), offset, limit)
+    start, end, note = page_window(len(text), offset, limit)
     warn = "".join(f"(warning: {w})\n" for w in warnings)
     header = f"{rel} ({len(text):,} characters) characters {start:,}-{end:,}"
     return f"{header}\n{verdict_note}{warn}{text[start:end]}\n{note}"

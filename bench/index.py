@@ -1,0 +1,274 @@
+"""Indexing and search speed; prints one JSON object.
+
+Per sample corpus: `index_cold_s` (empty database, empty parse cache) and
+`reindex_unchanged_s` (the same `add_folder` again: nothing changed).
+
+`scan_50k_s`: `Index.add_folder` over a synthetic tree of 50,000 small `.dat` files in
+nested folders. `.dat` is not a document type, so nothing is parsed: the time is the
+walk (with the sensitive-file policy), the stats and the `files` table. The tree is built
+before the clock starts; `scan_50k_rescan_s` is the second, unchanged scan.
+`name_search_p50_ms`: `find_files` over those 50,000 files (keywords and globs).
+
+`search_p50_ms` / `search_p95_ms`: `bm25` over >= 100,000 synthetic chunks. Documents,
+chunks and terms rows are generated with numpy and inserted directly (as the pipeline
+writes them, in document order), then `cluster_terms` sorts `terms` by term. Terms follow
+a Zipf law (s = 1.07) over 60,000 pseudo-words whose 150 most frequent are dropped as
+stopwords (as `fsnb.text.tokenize` drops them); chunks hold 100-300 terms. Queries are
+2-5 terms drawn from the same law. `search_open_p50_ms` is one `bm25` call through the
+`Store` (it opens the database, which alone costs `db_open_ms`); `search_p50_ms` is the
+call on an open connection, as a session that searches repeatedly holds it.
+
+    .venv/bin/python bench/index.py [--quick]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+DATA = Path(__file__).resolve().parent.parent / "data"
+CORPORA = ["test_acquisition", "large_acquisition", "mixed"]
+SYLLABLES = [c + v for c in "bcdfghklmnprstvz" for v in "aeiou"]
+STOPWORDS = 150
+
+
+def _ms(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 2)
+
+
+def _timed(func, *args, **kwargs) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = func(*args, **kwargs)
+    return time.perf_counter() - start, result
+
+
+def machine() -> dict[str, object]:
+    import duckdb
+
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    ) if Path("/proc/cpuinfo").exists() else platform.processor()  # fmt: skip
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gb": round(memory, 1),
+        "python": platform.python_version(),
+        "duckdb": duckdb.__version__,
+        "platform": platform.platform(),
+        "load_avg_1m": round(os.getloadavg()[0], 2),
+    }
+
+
+def sample_corpora(tmp: Path) -> dict[str, dict[str, float]]:
+    from fsnb.index.index import Index
+
+    out = {}
+    for name in CORPORA:
+        os.environ["FSNB_CACHE_DIR"] = tempfile.mkdtemp(dir=tmp, prefix="cache-")
+        index = Index(tmp / f"{name}.duckdb")
+        cold, report = _timed(index.add_folder, DATA / name, progress=False)
+        warm, _ = _timed(index.add_folder, DATA / name, progress=False)
+        chunks = index.sql("SELECT count(*) AS n FROM chunks")["n"][0]
+        out[name] = {
+            "documents": len(report.added),
+            "chunks": int(chunks),
+            "index_cold_s": round(cold, 2),
+            "reindex_unchanged_s": round(warm, 3),
+        }
+    return out
+
+
+def file_tree(root: Path, files: int) -> list[str]:
+    """`files` small .dat files, 25 per folder, two levels deep; returns their names."""
+    names = []
+    kinds = ["invoice", "report", "scan", "ledger", "export", "backup", "vendor", "payroll"]
+    for i in range(files):
+        folder = root / f"dept_{i // 2500:02d}" / f"batch_{i // 25 % 100:03d}"
+        if i % 25 == 0:
+            folder.mkdir(parents=True, exist_ok=True)
+        name = f"{kinds[i % len(kinds)]}_{2015 + i % 10}_{i:06d}.dat"
+        (folder / name).write_bytes(b"\x00fsnb-bench\x00")
+        names.append(name)
+    return names
+
+
+def scan_and_names(tmp: Path, files: int, queries: int) -> dict[str, object]:
+    import random
+
+    from fsnb.index.index import Index
+    from fsnb.index.search import find_files
+
+    root = tmp / "tree"
+    file_tree(root, files)
+    index = Index(tmp / "scan.duckdb")
+    cold, _ = _timed(index.add_folder, root, progress=False)
+    warm, _ = _timed(index.add_folder, root, progress=False)
+    counts = index.sql(
+        "SELECT (SELECT count(*) FROM files) AS f, (SELECT count(*) FROM documents) AS d"
+    )
+    rng = random.Random(7)
+    words = ["invoice", "report", "vendor", "ledger", "payroll", "2019", "2023", "backup", "dept"]
+    patterns = [
+        " ".join(rng.sample(words, rng.randint(1, 3))) if i % 4 else f"*{rng.choice(words)}*2021*"
+        for i in range(queries)
+    ]
+    times = []
+    with index.store.connect(read_only=True) as con:
+        for pattern in patterns:
+            elapsed, _ = _timed(find_files, con, root, pattern, k=50)
+            times.append(elapsed)
+    return {
+        "scan_50k_files": int(counts["f"][0]),
+        "scan_50k_documents_parsed": int(counts["d"][0]),
+        "scan_50k_s": round(cold, 2),
+        "scan_50k_rescan_s": round(warm, 2),
+        "name_search_queries": len(patterns),
+        "name_search_p50_ms": _ms(times, 0.5),
+        "name_search_p95_ms": _ms(times, 0.95),
+    }
+
+
+def _word(i: int) -> str:
+    digits = []
+    i += len(SYLLABLES)  # at least two syllables
+    while i:
+        i, r = divmod(i, len(SYLLABLES))
+        digits.append(SYLLABLES[r])
+    return "".join(digits)
+
+
+def synthetic(store, chunks: int, vocab: int = 60_000, per_doc: int = 20, seed: int = 0):
+    """Insert a corpus of `chunks` chunks; return (root, term probabilities, words)."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    ranks = np.arange(STOPWORDS + 1, STOPWORDS + vocab + 1)
+    prob = 1.0 / ranks**1.07
+    prob /= prob.sum()
+    lengths = rng.integers(100, 301, chunks)
+    tokens = rng.choice(vocab, size=int(lengths.sum()), p=prob)
+    chunk_of = np.repeat(np.arange(chunks, dtype=np.int64), lengths)
+    keys, tf = np.unique(chunk_of * vocab + tokens, return_counts=True)
+    chunk, term = np.divmod(keys, vocab)
+    words = [_word(i) for i in range(vocab)]
+    root = "/synthetic/corpus"
+    with store.transaction() as con:
+        sql = "INSERT INTO corpora (root) VALUES (?) RETURNING id"
+        cid = con.execute(sql, [root]).fetchone()[0]
+        first = con.execute("SELECT coalesce(max(id), 0) + 1 FROM documents").fetchone()[0]
+        docs = chunks // per_doc
+        con.execute(
+            "INSERT INTO documents (id, corpus_id, path, title, format, pages, chars, metadata)"
+            " SELECT ? + i, ?, 'docs/doc_' || i || '.pdf', 'Document ' || i, 'pdf',"
+            " 1 + i % 30, 0, json_object('max_amount', i * 7919 % 5000000,"
+            " 'document_type', (['memo', 'agreement', 'report'])[1 + i % 3]) FROM range(?) r(i)",
+            [first, cid, docs],
+        )
+        vocab_frame = pd.DataFrame({"tid": np.arange(vocab), "word": words})
+        rows = pd.DataFrame(
+            {
+                "doc_id": (first + chunk // per_doc).astype(np.int32),
+                "position": (chunk % per_doc).astype(np.int32),
+                "tid": term.astype(np.int32),
+                "tf": tf.astype(np.int32),
+            }
+        )
+        con.register("vocab_frame", vocab_frame)
+        con.register("rows", rows)
+        con.execute(
+            "INSERT INTO terms SELECT r.doc_id, r.position, v.word, r.tf FROM rows r"
+            " JOIN vocab_frame v ON v.tid = r.tid ORDER BY r.doc_id, r.position"
+        )
+        con.execute(
+            "INSERT INTO chunks SELECT doc_id, position, string_agg(term, ' '), 0, 0,"
+            " 1 + position // 3, 'Section ' || position, sum(tf)::INTEGER FROM terms"
+            " WHERE doc_id >= ? GROUP BY doc_id, position ORDER BY doc_id, position",
+            [first],
+        )
+        con.execute(
+            "INSERT INTO schemas VALUES (?, 'document_type', 'string', ?, '[]'),"
+            " (?, 'max_amount', 'number', ?, '[]')",
+            [cid, docs, cid, docs],
+        )
+        con.unregister("rows")
+        con.unregister("vocab_frame")
+    return root, prob, words, len(keys)
+
+
+def search_speed(tmp: Path, chunks: int, queries: int) -> dict[str, object]:
+    import numpy as np
+
+    from fsnb.index.search import bm25, cluster_terms
+    from fsnb.index.store import Store
+
+    store = Store(tmp / "search.duckdb")
+    with store.connect() as con:
+        con.execute("DROP INDEX IF EXISTS terms_term")  # see the report: never used, costly
+    build, (root, prob, words, rows) = _timed(synthetic, store, chunks)
+    cluster, _ = _timed(cluster_terms, store, force=True)
+    rng = np.random.default_rng(1)
+    texts = [
+        " ".join(words[i] for i in rng.choice(len(words), size=rng.integers(2, 6), p=prob))
+        for _ in range(queries)
+    ]
+    opened = []
+    for _ in range(10):
+        elapsed, _ = _timed(lambda: store.connect(read_only=True).__enter__().close())
+        opened.append(elapsed)
+    through_store = [_timed(bm25, store, root, q, k=10)[0] for q in texts[:20]]
+    times, filtered = [], []
+    with store.connect(read_only=True) as con:
+        bm25(con, root, texts[0])  # warm the buffer pool
+        for q in texts:
+            times.append(_timed(bm25, con, root, q, k=10)[0])
+        for q in texts[:50]:
+            expr = "document_type=agreement and max_amount>=1000000"
+            filtered.append(_timed(bm25, con, root, q, k=10, filter=expr)[0])
+    return {
+        "search_chunks": chunks,
+        "search_terms_rows": rows,
+        "search_build_s": round(build, 1),
+        "cluster_terms_s": round(cluster, 1),
+        "search_queries": len(texts),
+        "search_p50_ms": _ms(times, 0.5),
+        "search_p95_ms": _ms(times, 0.95),
+        "search_mean_ms": round(statistics.mean(times) * 1000, 2),
+        "search_filtered_p50_ms": _ms(filtered, 0.5),
+        "search_open_p50_ms": _ms(through_store, 0.5),
+        "db_open_ms": _ms(opened, 0.5),
+        "db_mb": round(store.path.stat().st_size / 2**20, 1),
+    }
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    began = time.perf_counter()
+    result: dict[str, object] = {"machine": machine()}
+    with tempfile.TemporaryDirectory(prefix="fsnb-bench-") as name:
+        tmp = Path(name)
+        if not quick:
+            result["corpora"] = sample_corpora(tmp)
+        result.update(scan_and_names(tmp, 5_000 if quick else 50_000, 200))
+        result.update(search_speed(tmp, 10_000 if quick else 100_000, 200))
+    result["total_s"] = round(time.perf_counter() - began, 1)
+    result["load_avg_1m_after"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
