@@ -102,7 +102,7 @@ def questions() -> list[Question]:
     return [
         q(
             "large-01",
-            "What is the total purchase price GlobalTech is paying for InnovateTech?",
+            "What is the total purchase price for the acquisition of InnovateTech?",
             "single",
             ("$125,000,000", _f("01")),
         ),

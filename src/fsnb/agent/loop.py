@@ -281,7 +281,7 @@ class _Run:
     def _tool(self, action: Action) -> Generator[ev.Event, None, str]:
         name = action.tool or ""
         args: dict[str, Any] = action.arguments()
-        phase = self._phase(name, args)
+        phase = self._phase(name, args, action.reason)
         target = str(args.get("path") or args.get("folder") or args.get("pattern") or "")
         yield self.emit(
             ev.ToolCall(tool=name, args=args, reason=action.reason, phase=phase, target=target)
@@ -325,11 +325,16 @@ class _Run:
         if tool != "preview_file":
             self.parsed_text.append(text.lower())
 
-    def _phase(self, tool: str, args: dict[str, Any]) -> str:
-        """scan, read, or backtrack: reading a file that something read earlier refers to."""
+    def _phase(self, tool: str, args: dict[str, Any], reason: str = "") -> str:
+        """scan, read, or backtrack: reading a file that something read earlier refers to
+        (or that the LLM says it goes back for, with a reason starting "Backtrack")."""
         if tool in _PHASES:
             return _PHASES[tool]
         path = str(args.get("path", ""))
+        if tool in ("parse_file", "read", "get_document") and reason.lower().startswith(
+            "backtrack"
+        ):
+            return "backtrack"
         if tool in ("parse_file", "read") and path and self.parsed_text and self._mentioned(path):
             return "backtrack"
         return "read"

@@ -22,8 +22,9 @@ Work in three phases:
 3. BACKTRACK. While reading, watch for cross-references to other documents: phrases like
    "Document: Risk Assessment Memo", "see Exhibit B", "Schedule 3", "as set out in the
    Escrow Agreement", or a file name. When the answer may depend on a referenced document,
-   go back and read it, even if you skipped it during the scan. Exhibits and schedules are
-   often inside another document or in a file whose title names them.
+   go back and read it, even if you skipped it during the scan (start the reason with
+   "Backtrack:"). Exhibits and schedules are often inside another document or in a file
+   whose title names them.
 
 Answer only from what you read. When you have enough, reply with kind "stop":
 - "answer": concise markdown that answers the question, with numbered citations [1], [2]

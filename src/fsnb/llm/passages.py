@@ -1,0 +1,329 @@
+"""Pick the passages that answer a question: scoring, selection and quotes.
+
+A question is reduced to its terms (stems, weighted by IDF over the documents' units)
+and to what kind of answer it asks for (an amount, a date, a name...). Units (sentences,
+list items, table rows) are scored by the question terms they contain, with bonuses for
+holding the kind of value asked for and the question's rarest term; the best ones are
+chosen greedily, preferring units that add something new.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from fsnb.llm.extract import QUESTION_WORDS, Span, tokens
+from fsnb.text import STOPWORDS
+
+_WANTS = {
+    "amount": r"\bhow much\b|\b(?:prices?|costs?|amounts?|fees?|pay|paid|payments?|salary|"
+    r"values?|worth|budgets?|revenues?|spend|totals?|sums?|bonus(?:es)?|compensation|"
+    r"consideration|exposure|commitments?|charges?|rents?|deposits?)\b|\$",
+    "number": r"\bhow many\b|\bnumber of\b|\bcount\b|\bregistration\b|\bquantity\b",
+    "date": r"\bwhen\b|\bdates?\b|\bdeadlines?\b|\bdue (?:date|by|on)\b|\bexpir|\btimelines?\b"
+    r"|\bchronolog|\bmilestones?\b",
+    "duration": r"\bhow long\b|\bduration\b|\bperiods?\b|\bterm\b|\blast\b",
+    "percent": r"\bpercent(?:age)?\b|\brates?\b|%|\bmatch\b|\bshare of\b",
+    "place": r"\bwhere\b|\blocations?\b|\bterritor|\bregions?\b|\bcountr(?:y|ies)\b",
+    "entity": r"\bwho\b|\bwhom\b|\bwhose\b|\bwhich\b|\bname[sd]?\b|\bfirm\b|\bcompany\b|"
+    r"\bvendors?\b|\bcustomers?\b|\bparty\b|\bparties\b",
+}
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_NUMBER_WORD = (
+    r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"eighteen|twenty|thirty|thirty-six|twenty-four|forty|sixty|ninety)"
+)
+_FEATURES = {
+    "amount": re.compile(
+        r"[$£€¥]\s?\d|\b(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|CNY|INR)\s?\d"
+        r"|\b\d[\d,.]*\s?(?:million|billion|thousand|USD|EUR|GBP|dollars|euros?)\b",
+        re.I,
+    ),
+    "percent": re.compile(r"\d(?:\.\d+)?\s?%|\bpercent\b", re.I),
+    "date": re.compile(
+        rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b|\b\d{{1,2}}\s+{_MONTH}\s+\d{{4}}"
+        rf"|\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b|\b{_MONTH}\s+\d{{4}}\b"
+        r"|\bQ[1-4]\s+\d{4}\b|\b(?:19|20)\d{2}\b"
+    ),
+    "duration": re.compile(
+        rf"\b{_NUMBER_WORD}[\s-](?:\(\d+\)\s)?(?:business\s|calendar\s)?"
+        r"(?:days?|weeks?|months?|years?|quarters?)\b",
+        re.I,
+    ),
+    "number": re.compile(r"\d"),
+    "place": re.compile(r"\b[A-Z][a-z]+(?:\s(?:of\s)?[A-Z][a-z]+)*\b"),
+    "entity": re.compile(
+        r"\b(?:Dr\.|Mr\.|Ms\.|Mrs\.)\s[A-Z]|\b[A-Z][a-z]+(?:\s(?:&\s)?[A-Z][A-Za-z&]+)+"
+        r"|\b[A-Z]{2,}(?:\s[A-Z]{2,})+\b"
+    ),
+}
+_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+_CONNECTOR = r"(?:(?:of|and|&|for|the|on)\s+)?"
+
+
+@dataclass
+class Question:
+    """What a question asks: its terms (stems) with weights, the kinds of value it wants,
+    and aliases (an acronym's expansions)."""
+
+    text: str
+    terms: list[str]
+    wants: frozenset[str]
+    aliases: dict[str, re.Pattern[str]] = field(default_factory=dict)
+    weights: dict[str, float] = field(default_factory=dict)
+    hints: frozenset[str] = frozenset()
+
+    def weight(self, term: str) -> float:
+        """1 for a content term; less for vague verbs, background terms and hint words."""
+        return self.weights.get(term, 1.0)
+
+    @property
+    def content(self) -> list[str]:
+        """The terms that say what the question is about (no hint words)."""
+        return [t for t in self.terms if t not in self.hints]
+
+    def discount_background(self, share: dict[str, float]) -> None:
+        """Weigh down terms most documents contain (`share`: the fraction of documents
+        holding each term): in a folder about one deal, the parties' names say little."""
+        for term in self.content:
+            fraction = share.get(term, 0.0)
+            if fraction > 0.4:
+                factor = max(0.25, 1 - 1.5 * (fraction - 0.4))
+                self.weights[term] = self.weight(term) * factor
+
+    def unit_terms(self, text: str) -> set[str]:
+        """The question terms a piece of text contains (aliases included)."""
+        found = set(tokens(text)) & set(self.terms)
+        found.update(term for term, pattern in self.aliases.items() if pattern.search(text))
+        return found
+
+
+#: Weight of verbs that carry little of what a question is about ("how long does it last").
+_VAGUE = 0.3
+_VAGUE_VERBS = frozenset(
+    tokens(
+        "apply applies last happen work mean need get make take go come know say involve receive "
+        "want look stand deal relate affect become keep put",
+        keep_stopwords=True,
+    )
+)
+#: Words that name the kind of value a question wants: weak extra terms.
+_HINTS = {
+    "duration": "period term duration months years",
+    "date": "date deadline",
+    "amount": "amount price fee cost total",
+    "place": "territory location region country jurisdiction",
+    "percent": "percent percentage rate",
+}
+_HINT_WEIGHT = 0.25
+_KIND = 1.0
+_WEAK_KIND = 0.5
+_CONTEXT = 1.0
+_HOW = re.compile(r"\bhow\s+(?:long|often|far|soon|big|large|old)\b", re.I)
+
+
+def analyze(question: str, texts: Sequence[str] = ()) -> Question:
+    """Terms and wanted value kinds of a question; acronyms in it ('CTO') are matched to
+    their expansions ('Chief Technology Officer') found in `texts`."""
+    lowered = question.lower()
+    wants = frozenset(kind for kind, pattern in _WANTS.items() if re.search(pattern, lowered))
+    asked = _HOW.sub(" ", question)
+    terms = [t for t in dict.fromkeys(tokens(asked)) if t not in QUESTION_WORDS]
+    weights = {t: _VAGUE for t in terms if t in _VAGUE_VERBS}
+    aliases: dict[str, re.Pattern[str]] = {}
+    for acronym in dict.fromkeys(_ACRONYM.findall(question)):
+        key = acronym.lower()
+        if key in STOPWORDS:
+            continue
+        if key not in terms:
+            terms.append(key)
+        phrases = _expansions(acronym, texts)
+        if phrases:
+            alternatives = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in phrases)
+            aliases[key] = re.compile(rf"\b(?:{alternatives})\b", re.I)
+    hints = []
+    for want in sorted(wants):
+        for hint in tokens(_HINTS.get(want, "")):
+            if hint not in terms:
+                terms.append(hint)
+                hints.append(hint)
+                weights[hint] = _HINT_WEIGHT
+    return Question(question, terms, wants, aliases, weights, frozenset(hints))
+
+
+def _expansions(acronym: str, texts: Sequence[str]) -> list[str]:
+    """Capitalized phrases whose initials spell the acronym, as they occur in the texts."""
+    words = [rf"{letter}[a-z]+" for letter in acronym]
+    pattern = re.compile(r"\b" + (r"\s+" + _CONNECTOR).join(words) + r"\b")
+    found: dict[str, None] = {}
+    for text in texts:
+        for match in pattern.finditer(text):
+            found.setdefault(" ".join(match.group(0).split()).lower(), None)
+    return sorted(found)
+
+
+def features(text: str) -> set[str]:
+    """The kinds of value a passage holds (amount, date, duration, percent, number, entity)."""
+    return {kind for kind, pattern in _FEATURES.items() if pattern.search(text)}
+
+
+@dataclass
+class Scored:
+    """A candidate unit of a document with its score for the question: the question terms
+    it holds and the kinds of value asked for that it gives."""
+
+    path: str
+    span: Span
+    text: str
+    score: float
+    terms: set[str]
+    kinds: set[str]
+    order: int = 0
+    parts: tuple[Span, ...] = ()
+
+
+def score_unit(
+    question: Question,
+    text: str,
+    context: str,
+    idf: Callable[[str], float],
+) -> tuple[float, set[str], set[str]]:
+    """Score a unit: IDF of the question terms it or its `context` (the heading over it, a
+    table's header row) holds, bonuses for values of the kinds asked for and for the
+    rarest term, damped as units get longer. Returns the score, the terms and kinds."""
+    own = question.unit_terms(text)
+    around = question.unit_terms(context) - own if context else set()
+    kinds = features(text) & question.wants
+    if not own and not (around and kinds):
+        return 0.0, set(), set()
+    weights = {t: idf(t) * question.weight(t) for t in question.terms}
+    score = sum(weights[t] for t in own) + _CONTEXT * sum(weights[t] for t in around)
+    mean = sum(idf(t) for t in question.content) / max(len(question.content), 1)
+    for want in kinds:
+        score += (_WEAK_KIND if want in ("number", "entity", "place") else _KIND) * mean
+    rarest = max(question.content or question.terms, key=lambda t: (weights[t], t))
+    if rarest in own:
+        score += 0.25 * weights[rarest]
+    words = len(text.split())
+    score /= 1 + words / 150
+    if words < 4:
+        score *= 0.7
+    return score, own | around, kinds
+
+
+def select(candidates: list[Scored], limit: int = 6, floor: float = 0.25) -> list[Scored]:
+    """Greedy choice of up to `limit` units scoring at least `floor` x the best, skipping
+    near-duplicates. A unit gains for giving a kind of value asked for that no chosen unit
+    gives yet, loses if it adds no new question term or value, and loses a little once
+    three units come from its document."""
+    if not candidates:
+        return []
+    pool = sorted(candidates, key=lambda c: (-c.score, c.order))
+    best = pool[0].score
+    pool = [c for c in pool if c.score >= floor * best]
+    chosen: list[Scored] = []
+    seen_terms: set[str] = set()
+    seen_kinds: set[str] = set()
+    seen_values: set[str] = set()
+    seen_words: list[set[str]] = []
+    per_doc: dict[str, int] = {}
+
+    def gain(c: Scored) -> float:
+        factor = 1.3 if c.kinds - seen_kinds else 1.0
+        if not (c.terms - seen_terms or c.kinds - seen_kinds or _values(c.text) - seen_values):
+            factor *= 0.6
+        if per_doc.get(c.path, 0) >= 3:
+            factor *= 0.7
+        return c.score * factor
+
+    while pool and len(chosen) < limit:
+        pick = max(pool, key=lambda c: (gain(c), -c.order))
+        pool.remove(pick)
+        words = set(tokens(pick.text, keep_stopwords=True))
+        if any(_overlap(words, other) >= 0.7 for other in seen_words):
+            continue
+        chosen.append(pick)
+        seen_words.append(words)
+        seen_terms |= pick.terms
+        seen_kinds |= pick.kinds
+        seen_values |= _values(pick.text)
+        per_doc[pick.path] = per_doc.get(pick.path, 0) + 1
+    return chosen
+
+
+def _values(text: str) -> set[str]:
+    """Numbers and capitalized names in a text: what makes two passages say different things."""
+    found = set(re.findall(r"\d[\d,.]*\d|\d", text))
+    found.update(m.group(0) for m in _FEATURES["entity"].finditer(text))
+    return found
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    return len(a & b) / (min(len(a), len(b)) or 1)
+
+
+def quote_spans(
+    text: str, span: Span, weigh: Callable[[str], float], max_chars: int = 300
+) -> list[Span]:
+    """One or two pieces of `span` of at most `max_chars`, cut at word boundaries: the
+    whole unit when it fits, else two halves split at a clause boundary, else the best
+    window(s) by `weigh`."""
+    if span.end - span.start <= max_chars:
+        return [span]
+    piece = text[span.start : span.end]
+    words = [(span.start + m.start(), span.start + m.end()) for m in _WS.finditer(piece)]
+    if span.end - span.start <= 2 * max_chars:
+        halves = _halves(text, words, max_chars)
+        if halves:
+            return halves
+    windows = _windows(words, max_chars)
+    ranked = sorted(windows, key=lambda w: (-weigh(text[w[0] : w[1]]), w[0]))
+    first = ranked[0]
+    pieces = [first]
+    for other in ranked[1:]:
+        apart = other[1] <= first[0] or other[0] >= first[1]
+        if apart and weigh(text[other[0] : other[1]]) >= 0.6 * weigh(text[first[0] : first[1]]):
+            pieces.append(other)
+            break
+    return [Span(a, b, span.kind) for a, b in sorted(pieces)]
+
+
+_WS = re.compile(r"\S+")
+
+
+def _halves(text: str, words: list[tuple[int, int]], max_chars: int) -> list[Span]:
+    """Split at the clause boundary nearest the middle that leaves both halves short."""
+    start, end = words[0][0], words[-1][1]
+    best: tuple[float, int] | None = None
+    for i in range(len(words) - 1):
+        left_end, right_start = words[i][1], words[i + 1][0]
+        if left_end - start > max_chars or end - right_start > max_chars:
+            continue
+        mark = text[left_end - 1]
+        rank = {".": 0, ";": 0.3, ":": 1, ",": 1, ")": 1.5}.get(mark, 3)
+        if text[left_end - 2 : left_end - 1].isdigit() and text[right_start].isdigit():
+            rank = 3  # not inside a figure or a date ("December 31, 2024")
+        balance = abs((left_end - start) - (end - right_start)) / (end - start)
+        key = rank + balance
+        if best is None or key < best[0]:
+            best = (key, i)
+    if best is None:
+        return []
+    i = best[1]
+    return [Span(start, words[i][1]), Span(words[i + 1][0], end)]
+
+
+def _windows(words: list[tuple[int, int]], max_chars: int) -> list[tuple[int, int]]:
+    """Every run of whole words of at most `max_chars`, starting at each word."""
+    out = []
+    j = 0
+    for i in range(len(words)):
+        j = max(j, i)
+        while j + 1 < len(words) and words[j + 1][1] - words[i][0] <= max_chars:
+            j += 1
+        out.append((words[i][0], words[j][1]))
+    return out

@@ -1,0 +1,213 @@
+"""The offline backend end to end: real explorations through the loop on small corpora."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import DATA, make_pdf
+
+import fsnb
+from fsnb.agent import Explorer
+from fsnb.agent.result import ExplorationResult
+from fsnb.llm import get_llm
+from fsnb.llm.offline import OfflineLLM
+
+
+def _explore(question: str, folder: Path, **options) -> ExplorationResult:
+    return fsnb.explore(question, folder=folder, llm="offline", **options)
+
+
+def _parses(result: ExplorationResult) -> list[dict]:
+    return [s for s in result.steps() if s["tool"] == "parse_file"]
+
+
+def _cited(result: ExplorationResult, path: str) -> list:
+    return [c for c in result.citations if c.path == path and c.verified]
+
+
+@pytest.fixture(scope="module")
+def module_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One parse cache for the module's tests: each corpus is parsed once, not per test."""
+    return tmp_path_factory.mktemp("offline-parse-cache")
+
+
+@pytest.fixture(autouse=True)
+def _shared_cache(module_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FSNB_CACHE_DIR", str(module_cache))
+
+
+@pytest.fixture(scope="module")
+def deal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An agreement that refers to an escrow letter for the retained amount, a board memo
+    that mentions the deal, and unrelated notes."""
+    root = tmp_path_factory.mktemp("corpus") / "deal"
+    make_pdf(
+        root / "agreement.pdf",
+        [
+            [
+                "The Purchase Price for the Shares is $9,000,000, payable at Closing.",
+                "Part of the Purchase Price is retained on the terms of Document: Escrow Letter.",
+            ],
+            [
+                "The Closing Date is June 30, 2025.",
+                "Any adjustment to the Purchase Price is agreed in writing by both parties.",
+            ],
+        ],
+        title="Share Purchase Agreement",
+    )
+    make_pdf(
+        root / "letters" / "escrow.pdf",
+        [["The escrow agent keeps $900,000 of the price for 12 months after Closing."]],
+        title="Escrow Letter",
+    )
+    make_pdf(
+        root / "board_memo.pdf",
+        [["The board approved the acquisition of Acme on May 2, 2025.", "Dana Ito is CFO."]],
+        title="Board Memo",
+    )
+    (root / "notes.md").write_text(
+        "# Office notes\n\nThe cafeteria opens at noon.\n\n"
+        "| Room | Capacity |\n|---|---|\n| Atlas | 12 |\n| Boreal | 30 |\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def test_answers_with_the_fact_and_a_verified_citation(deal: Path):
+    result = _explore("What is the purchase price for the shares?", deal)
+    assert result.ok
+    assert "$9,000,000" in result.answer
+    assert _cited(result, "agreement.pdf")
+    assert all(c.verified for c in result.citations)
+    steps = result.steps()
+    assert steps[0]["tool"] == "scan_folder" and steps[0]["phase"] == "scan"
+    assert _parses(result)[0]["args"]["path"] == "agreement.pdf"
+    assert steps[-1]["kind"] == "stop"
+
+
+def test_every_statement_carries_a_citation(deal: Path):
+    result = _explore("What is the purchase price for the shares?", deal)
+    bullets = [line for line in result.answer.splitlines() if line.startswith("- ")]
+    assert bullets and all(line.rstrip().endswith("]") for line in bullets)
+    for citation in result.citations:
+        assert f"[{citation.id}]" in result.answer
+        assert len(citation.quote) <= 300 and citation.verified and not citation.problem
+
+
+def test_follows_a_cross_reference_to_a_document_that_does_not_rank(deal: Path):
+    result = _explore("How much of the purchase price is retained, and for how long?", deal)
+    parses = _parses(result)
+    assert [p["args"]["path"] for p in parses][:2] == ["agreement.pdf", "letters/escrow.pdf"]
+    follow = parses[1]
+    assert follow["phase"] == "backtrack"
+    assert follow["reason"].startswith("Backtrack: agreement.pdf refers to 'Escrow Letter'")
+    assert "$900,000" in result.answer and "12 months" in result.answer
+    assert _cited(result, "letters/escrow.pdf")
+
+
+def test_does_not_follow_references_that_do_not_matter(deal: Path):
+    result = _explore("When is the Closing Date?", deal)
+    assert "June 30, 2025" in result.answer
+    assert "letters/escrow.pdf" not in [p["args"]["path"] for p in _parses(result)]
+
+
+def test_cites_a_table_row_with_its_header(deal: Path):
+    result = _explore("What is the capacity of the Boreal room?", deal)
+    assert "Boreal" in result.answer and "30" in result.answer
+    assert "Capacity: 30" in result.answer
+    assert _cited(result, "notes.md")
+
+
+def test_is_deterministic(deal: Path):
+    question = "How much of the purchase price is retained, and for how long?"
+    first, second = _explore(question, deal), _explore(question, deal)
+    assert first.answer == second.answer
+    assert [c.to_dict() for c in first.citations] == [c.to_dict() for c in second.citations]
+
+    def plan(result: ExplorationResult) -> list:
+        return [(s["tool"], s["args"], s["reason"], s["phase"]) for s in result.steps()]
+
+    assert plan(first) == plan(second)
+
+
+def test_says_it_is_the_offline_extractive_backend(deal: Path):
+    result = _explore("Who is the CFO?", deal)
+    assert result.backend == "offline" and result.model == "extractive"
+    assert "offline extractive" in result.backend_note
+    assert "offline extractive backend" in result.answer
+    assert result.usage.total_tokens == 0 and result.usage.cost_usd == 0
+    assert "Dana Ito" in result.answer
+
+
+def test_an_unanswerable_question_gets_an_honest_not_found(deal: Path):
+    result = _explore("What penalty applies to late satellite launches?", deal)
+    assert result.ok
+    assert "could not find" in result.answer
+    assert result.citations == []
+
+
+def test_reads_on_where_the_answer_lies_in_a_long_document(tmp_path: Path):
+    root = tmp_path / "long"
+    root.mkdir()
+    filler = "\n\n".join(
+        f"Clause {n}. The parties keep records of their meetings." for n in range(400)
+    )
+    (root / "manual.md").write_text(
+        f"# Operations Manual\n\n{filler}\n\nThe backup generator is tested every 14 days.\n",
+        encoding="utf-8",
+    )
+    (root / "other.md").write_text("# Other\n\nNothing about generators.\n", encoding="utf-8")
+    result = _explore("How often is the backup generator tested?", root)
+    offsets = [int(p["args"].get("offset", 0)) for p in _parses(result)]
+    assert max(offsets) > 0
+    assert "every 14 days" in result.answer
+    assert _cited(result, "manual.md")
+
+
+def test_stops_with_what_it_has_on_the_last_step(deal: Path):
+    question = "What is the purchase price for the shares?"
+    two = _explore(question, deal, max_steps=2)
+    assert two.ok and [s["kind"] for s in two.steps()] == ["tool_call", "stop"]
+    assert "could not find" in two.answer and not two.citations
+    three = _explore(question, deal, max_steps=3)
+    assert [s["tool"] for s in three.steps()] == ["scan_folder", "parse_file", None]
+    assert three.ok and "$9,000,000" in three.answer and _cited(three, "agreement.pdf")
+
+
+def test_skips_blocked_and_unreadable_files(folder: Path):
+    result = _explore("Who is the CFO?", folder)
+    assert "Dana Ito" in result.answer
+    read = {p["args"]["path"] for p in _parses(result)}
+    assert not read & {".env", "id_rsa", "blob.bin", "empty.txt"}
+
+
+def test_get_llm_builds_the_offline_backend_with_options():
+    llm = get_llm("offline", max_documents=2)
+    assert isinstance(llm, OfflineLLM) and llm.max_documents == 2
+    assert (llm.backend, llm.model) == ("offline", "extractive")
+
+
+def test_an_empty_folder_is_answered_honestly(tmp_path: Path):
+    result = Explorer(tmp_path, OfflineLLM()).run("What is the purchase price?")
+    assert result.ok and "could not find" in result.answer and not result.citations
+
+
+# -- the sample data --------------------------------------------------------------------------
+
+
+def _single_questions() -> list[dict]:
+    spec = DATA / "test_acquisition" / "questions.json"
+    if not spec.exists():
+        return []
+    questions = json.loads(spec.read_text(encoding="utf-8"))["questions"]
+    return [q for q in questions if q["level"] == "single"]
+
+
+@pytest.mark.parametrize("item", _single_questions(), ids=lambda q: q["id"])
+def test_sample_single_questions_cite_their_source(item: dict):
+    result = _explore(item["question"], DATA / "test_acquisition")
+    cited = {c.path for c in result.citations if c.verified}
+    for source in item["sources"]:
+        assert source in cited, result.answer_with_sources()
