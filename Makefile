@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LLM ?= offline
+QUESTION ?= Who is the CTO and what is their retention bonus?
 export HF_HUB_OFFLINE := 1
 
 .PHONY: explore test lint bench data
@@ -16,17 +18,20 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 explore: $(STAMP)
-	$(BIN)/fsnb scan data/large_acquisition
+	$(BIN)/fsnb explore "$(QUESTION)" --folder data/large_acquisition --llm $(LLM)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 test: lint
+	bash .ci/browser-deps
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/parse.py
+	$(BIN)/python bench/quality.py
+	$(BIN)/python bench/index.py
 
 data: $(STAMP)
 	$(BIN)/python data/generate.py
