@@ -192,7 +192,10 @@ def test_a_locked_database_waits_then_says_so(tmp_path: Path):
             pass
         began = time.monotonic()
         with Store(db, lock_timeout_s=30).connect() as con:  # waits for the holder to let go
-            assert con.execute("SELECT max(version) FROM schema_version").fetchone()[0] == SCHEMA_VERSION
+            assert (
+                con.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+                == SCHEMA_VERSION
+            )
         assert time.monotonic() - began > 0.5
     finally:
         holder.kill()

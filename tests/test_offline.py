@@ -211,3 +211,31 @@ def test_sample_single_questions_cite_their_source(item: dict):
     cited = {c.path for c in result.citations if c.verified}
     for source in item["sources"]:
         assert source in cited, result.answer_with_sources()
+
+
+def test_offline_exploration_uses_the_index_when_it_is_current(tmp_path: Path):
+    from conftest import DATA
+
+    from fsnb.index import Index
+
+    db = tmp_path / "index.duckdb"
+    Index(db).add_folder(DATA / "large_acquisition", progress=False)
+    result = fsnb.explore(
+        "Who is the CTO and what is their retention bonus?",
+        folder=DATA / "large_acquisition",
+        llm="offline",
+        db=db,
+    )
+    tools = [s["tool"] for s in result.steps() if s["kind"] == "tool_call"]
+    assert tools[:2] == ["scan_folder", "semantic_search"]
+    assert "get_document" in tools and "parse_file" not in tools
+    assert [s["phase"] for s in result.steps()][:2] == ["scan", "search"]
+    assert "$1,200,000" in result.answer
+    cited = {c.path for c in result.citations if c.verified}
+    assert "07_employee_schedule.pdf" in cited or "19_retention_agreements.pdf" in cited
+    assert all(c.verified for c in result.citations)
+
+    plain = fsnb.explore(
+        "Who is the CTO?", folder=DATA / "large_acquisition", llm="offline", db=db, use_index=False
+    )
+    assert "semantic_search" not in [s["tool"] for s in plain.steps()]

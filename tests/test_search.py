@@ -45,6 +45,8 @@ from fsnb.index.vectors import (
 )
 
 CORPORA = ["test_acquisition", "large_acquisition", "mixed"]
+
+
 def _single_questions() -> list[Any]:
     params = []
     for corpus in CORPORA:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from fsnb.agent.events import Event
     from fsnb.llm import LLM
 
-__all__ = ["__version__", "explore", "explore_events", "load_ipython_extension"]
+__all__ = ["__version__", "connect", "explore", "explore_events", "load_ipython_extension"]
 
 
 def _explorer(folder: str | Path, llm: str | LLM, model: str | None, **options: Any):
@@ -53,6 +53,14 @@ def explore_events(
 ) -> Generator[Event, None, ExplorationResult]:
     """The same exploration as an iterator of events (the generator returns the result)."""
     return _explorer(folder, llm, model, **options).events(task)
+
+
+def connect(db: str | Path | None = None) -> Any:
+    """A read-only DuckDB connection to the index and scratchpad, for other notebook tools
+    (e.g. jupysql's `%sql conn --alias fsnb`). Close it before indexing into the same file."""
+    from fsnb.notebook import connect as _connect
+
+    return _connect(db)
 
 
 def load_ipython_extension(ipython: Any) -> None:

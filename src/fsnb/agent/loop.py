@@ -28,7 +28,13 @@ from fsnb.tools import Registry, agent_registry
 AskCallback = Callable[[str], str | None]
 #: Tools whose `path` argument means the file was read (citations must point to these).
 READING_TOOLS = frozenset({"parse_file", "read", "preview_file", "get_document"})
-_PHASES = {"scan_folder": "scan", "glob": "scan", "preview_file": "scan"}
+_PHASES = {
+    "scan_folder": "scan",
+    "glob": "scan",
+    "preview_file": "scan",
+    "semantic_search": "search",
+    "list_indexed_documents": "search",
+}
 _PREVIEWED = re.compile(r"^Scanned \d+ files under .*?: (\d+) documents previewed")
 
 

@@ -18,6 +18,7 @@ No network and no model. Each call looks at what the run has done so far
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,11 +100,18 @@ class OfflineLLM:
         if not conversation.turns:
             reason = "Scan: preview every document in the folder before choosing what to read."
             return Reply(Action.call("scan_folder", reason, folder="."))
+        indexed = any(tool["name"] == "semantic_search" for tool in conversation.tools)
+        searched = _search_hits(conversation.turns)
+        if indexed and searched is None and not conversation.last_step:
+            reason = "Search: the folder is indexed; find the passages that match the question."
+            return Reply(Action.call("semantic_search", reason, query=conversation.task, k=8))
         corpus = self._corpus(conversation)
         progress = _read_so_far(conversation.turns, corpus)
         if not conversation.last_step and progress.reads < self.max_reads:
-            step = self._next_read(corpus, progress)
+            step = self._next_read(corpus, progress, searched or [])
             if step is not None:
+                if indexed:  # the indexed text, paged the same way
+                    step = step.model_copy(update={"tool": "get_document"})
                 return Reply(step)
         return Reply(self._answer(corpus, progress))
 
@@ -123,12 +131,16 @@ class OfflineLLM:
 
     # -- choosing the next read -----------------------------------------------------------
 
-    def _chosen(self, corpus: _Corpus) -> list[Ranked]:
-        """The best document and those within `margin` of it, at most `max_ranked`."""
+    def _chosen(self, corpus: _Corpus, searched: Sequence[str] = ()) -> list[Ranked]:
+        """The best document and those within `margin` of it, at most `max_ranked`; the
+        index search's best document leads when there was a search."""
         best = corpus.best_score
         if best <= 0:
             return []
         close = [r for r in corpus.ranking if r.score >= self.margin * best]
+        lead = next((corpus.rank(p) for p in searched if corpus.rank(p) is not None), None)
+        if lead is not None:
+            close = [lead, *(r for r in close if r.path != lead.path)]
         return close[: self.max_ranked]
 
     def _windows(self, corpus: _Corpus, ranked: Ranked, top: bool) -> list[int]:
@@ -144,9 +156,11 @@ class OfflineLLM:
             wanted |= {s.start // PAGE_CHARS for score, s in ranked.best if score >= 0.5 * lead}
         return [n * PAGE_CHARS for n in sorted(wanted) if n < pages]
 
-    def _next_read(self, corpus: _Corpus, progress: _Progress) -> Action | None:
+    def _next_read(
+        self, corpus: _Corpus, progress: _Progress, searched: Sequence[str]
+    ) -> Action | None:
         total = len(corpus.ranking)
-        for index, ranked in enumerate(self._chosen(corpus)):
+        for index, ranked in enumerate(self._chosen(corpus, searched)):
             if ranked.path in progress.failed:
                 continue
             for offset in self._windows(corpus, ranked, top=index == 0):
@@ -163,7 +177,7 @@ class OfflineLLM:
                         "passages that match the question lie."
                     )
                 return _parse_action(ranked.path, offset, reason)
-        chosen = {r.path for r in self._chosen(corpus)}
+        chosen = {r.path for r in self._chosen(corpus, searched)}
         for path in progress.order:
             ranked = corpus.rank(path)
             if path in chosen or ranked is None:
@@ -312,12 +326,23 @@ def _build_corpus(root: str, task: str) -> _Corpus:
     return _Corpus(docs, question, ranking, BM25(corpus_units), targets, unit_map)
 
 
+_HIT = re.compile(r"^\[\d+\] (.+?), page \d+ \(score", re.MULTILINE)
+
+
+def _search_hits(turns: list[Turn]) -> list[str] | None:
+    """The documents a semantic_search step found, best first (None: no search yet)."""
+    for turn in turns:
+        if turn.action.kind == "tool_call" and turn.action.tool == "semantic_search":
+            return list(dict.fromkeys(_HIT.findall(turn.result)))
+    return None
+
+
 def _read_so_far(turns: list[Turn], corpus: _Corpus) -> _Progress:
     """Character ranges of each document that parse_file/read calls have shown."""
     progress = _Progress()
     for turn in turns:
         action = turn.action
-        if action.kind != "tool_call" or action.tool not in ("parse_file", "read"):
+        if action.kind != "tool_call" or action.tool not in ("parse_file", "read", "get_document"):
             continue
         args = action.arguments()
         path = str(args.get("path", "")).strip().removeprefix("./")

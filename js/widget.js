@@ -1,0 +1,415 @@
+// fsnb ExplorePanel front end: a plain ES module with no dependencies and no build step.
+// State comes from synced traits (task, status, events, answer, citations, usage, ...);
+// custom messages are requests: answer_question, stop, show_citation, page.
+
+// Inline SVG icons (16x16, stroked with currentColor): no icon font, no emoji font needed.
+const PATHS = {
+  folder: '<path d="M1.5 3.5h5l1.5 1.5h6.5v8.5h-13z"/>',
+  file: '<path d="M3.5 1.5h6l3 3v10h-9z"/><path d="M9.5 1.5v3h3"/>',
+  eye: '<path d="M1 8s2.5-4.5 7-4.5S15 8 15 8s-2.5 4.5-7 4.5S1 8 1 8z"/><circle cx="8" cy="8" r="2"/>',
+  search: '<circle cx="7" cy="7" r="4.5"/><path d="M10.3 10.3l4.2 4.2"/>',
+  table: '<rect x="1.5" y="2.5" width="13" height="11"/><path d="M1.5 6.5h13M1.5 10h13M6 6.5v7"/>',
+  arrow: '<path d="M2 8h10M8.5 4.5L12 8l-3.5 3.5"/>',
+  ask: '<circle cx="8" cy="8" r="6.5"/><path d="M6 6.2a2 2 0 1 1 2.8 1.8c-.6.3-.8.7-.8 1.3M8 11.3v.7"/>',
+  check: '<path d="M2.5 8.5l3.5 3.5 7.5-8"/>',
+  warn: '<path d="M8 1.5l7 13H1z"/><path d="M8 6v4M8 11.8v.7"/>',
+  dot: '<circle cx="8" cy="8" r="2.5"/>',
+};
+const TOOL_ICONS = {
+  scan_folder: "folder", glob: "search", preview_file: "eye", parse_file: "file", read: "file",
+  get_document: "file", grep: "search", search: "search", go_deeper: "arrow", ask_human: "ask",
+  stop: "check", create_table: "table", insert_data: "table", query_data: "table",
+  list_tables: "table", drop_table: "table",
+};
+
+function icon(name) {
+  const span = document.createElement("span");
+  span.className = `fsnb-icon fsnb-icon-${name}`;
+  span.setAttribute("aria-hidden", "true");
+  span.innerHTML = `<svg viewBox="0 0 16 16" width="14" height="14" fill="none" stroke="currentColor" stroke-width="1.4" stroke-linecap="round" stroke-linejoin="round">${PATHS[name] || PATHS.dot}</svg>`;
+  return span;
+}
+
+const STATUS_TEXT = {
+  idle: "idle", running: "running…", waiting: "waiting for you", done: "done",
+  error: "error", cancelled: "cancelled",
+};
+
+// -- a tiny, safe markdown renderer: escape first, then add a few tags ------------------
+
+function escapeHtml(text) {
+  const map = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+  return String(text ?? "").replace(/[&<>"']/g, (c) => map[c]);
+}
+
+function citationButtons(ids) {
+  return ids
+    .split(/\s*,\s*/)
+    .map((n) => `<button type="button" class="fsnb-citation" data-testid="fsnb-citation" data-cite="${n}">[${n}]</button>`)
+    .join("");
+}
+
+function inline(escaped) {
+  return escaped
+    .split(/(`[^`]+`)/g)
+    .map((part, i) => {
+      if (i % 2 === 1) return `<code>${part.slice(1, -1)}</code>`;
+      return part
+        .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
+        .replace(/(^|[^\w])__(.+?)__(?!\w)/g, "$1<strong>$2</strong>")
+        .replace(/(^|[^*\w])\*(?![\s*])(.+?)\*(?!\w)/g, "$1<em>$2</em>")
+        .replace(/(^|[^_\w])_(?![\s_])(.+?)_(?!\w)/g, "$1<em>$2</em>")
+        .replace(/\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g, (_, ids) => citationButtons(ids));
+    })
+    .join("");
+}
+
+export function renderMarkdown(markdown) {
+  const out = [];
+  let para = [];
+  let list = null;
+  let quote = [];
+  const flushPara = () => {
+    if (para.length) out.push(`<p>${inline(para.join(" "))}</p>`);
+    para = [];
+  };
+  const flushList = () => {
+    if (list) {
+      const items = list.items.map((item) => `<li>${inline(item)}</li>`).join("");
+      out.push(`<${list.type}>${items}</${list.type}>`);
+    }
+    list = null;
+  };
+  const flushQuote = () => {
+    if (quote.length) out.push(`<blockquote>${inline(quote.join(" "))}</blockquote>`);
+    quote = [];
+  };
+  const flush = () => { flushPara(); flushList(); flushQuote(); };
+  for (const raw of escapeHtml(markdown).split(/\r?\n/)) {
+    const line = raw.trimEnd();
+    let m;
+    if (!line.trim()) { flush(); continue; }
+    if ((m = /^(#{1,6})\s+(.*)$/.exec(line))) {
+      flush();
+      const level = Math.min(m[1].length + 2, 6);
+      out.push(`<h${level}>${inline(m[2])}</h${level}>`);
+    } else if ((m = /^&gt;\s?(.*)$/.exec(line))) {
+      flushPara(); flushList(); quote.push(m[1]);
+    } else if ((m = /^\s*[-*+]\s+(.*)$/.exec(line)) || (m = /^\s*\d+[.)]\s+(.*)$/.exec(line))) {
+      flushPara(); flushQuote();
+      const type = /^\s*\d/.test(line) ? "ol" : "ul";
+      if (!list || list.type !== type) { flushList(); list = { type, items: [] }; }
+      list.items.push(m[1]);
+    } else if (list && /^\s{2,}\S/.test(raw)) {
+      list.items[list.items.length - 1] += ` ${line.trim()}`;
+    } else {
+      flushList(); flushQuote(); para.push(line.trim());
+    }
+  }
+  flush();
+  return out.join("");
+}
+
+// -- helpers ------------------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+function fmtInt(n) { return Number(n || 0).toLocaleString("en-US"); }
+function fmtMs(ms) {
+  if (ms === undefined || ms === null) return "…";
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+}
+
+/** One row per step, built from the event stream. */
+export function traceRows(events) {
+  const rows = [];
+  const calls = new Map();
+  for (const e of events || []) {
+    if (e.kind === "tool_call") {
+      const row = { step: e.step, phase: e.phase, tool: e.tool, target: e.target, reason: e.reason };
+      calls.set(e.step, row);
+      rows.push(row);
+    } else if (e.kind === "tool_result") {
+      let row = calls.get(e.step);
+      if (!row) { row = { step: e.step, phase: e.phase, tool: e.tool, target: e.target }; rows.push(row); }
+      Object.assign(row, { duration: e.duration_ms, result: e.result, ok: e.ok, truncated: e.truncated });
+    } else if (e.kind === "navigate") {
+      rows.push({ step: e.step, phase: "navigate", tool: "go_deeper", target: e.directory, reason: e.reason });
+    } else if (e.kind === "ask_human") {
+      const row = { step: e.step, phase: "ask", tool: "ask_human", target: e.question, reason: e.reason };
+      calls.set(`ask${e.step}`, row);
+      rows.push(row);
+    } else if (e.kind === "human_reply") {
+      const row = calls.get(`ask${e.step}`);
+      if (row) row.result = `${e.defaulted ? "(no answer; default) " : ""}${e.answer}`;
+    } else if (e.kind === "answer") {
+      rows.push({ step: e.step, phase: "answer", tool: "stop", target: "", reason: e.reason, result: e.answer });
+    } else if (e.kind === "error") {
+      rows.push({ step: e.step, phase: e.recoverable ? "retry" : "error", tool: "", target: e.message, ok: false });
+    }
+  }
+  return rows;
+}
+
+function table(columns, rows, onRowClick) {
+  const head = h("tr", {}, columns.map((c) => h("th", { text: c })));
+  const body = rows.map((row) =>
+    h("tr", { class: onRowClick ? "fsnb-clickable" : null, onclick: onRowClick ? () => onRowClick(row) : null },
+      columns.map((c) => {
+        const v = row[c];
+        return h("td", { text: v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v) });
+      })));
+  return h("table", { class: "fsnb-table" }, h("thead", {}, head), h("tbody", {}, body));
+}
+
+// -- the widget ---------------------------------------------------------------------------
+
+export default {
+  // Once per model: report failed requests in the browser console (views show them too).
+  initialize({ model }) {
+    const onError = (msg) => {
+      if (msg && msg.type === "error") console.warn(`fsnb: the ${msg.request} request failed: ${msg.message}`);
+    };
+    model.on("msg:custom", onError);
+    return () => model.off("msg:custom", onError);
+  },
+
+  render({ model, el }) {
+    const contexts = new Map(); // citation id -> {before, match, after} from Python
+    const expanded = new Set();
+    let tab = "trace";
+    let openCitation = null;
+    let openAnchor = null;
+    let scratchTable = null;
+
+    const status = h("span", { class: "fsnb-status", "data-testid": "fsnb-status" });
+    const stop = h("button", { type: "button", class: "fsnb-stop", "data-testid": "fsnb-stop", text: "Stop",
+      onclick: () => { stop.disabled = true; model.send({ type: "stop" }); } });
+    const meta = h("div", { class: "fsnb-meta" });
+    const header = h("header", { class: "fsnb-header" },
+      h("div", { class: "fsnb-title" }, h("div", { class: "fsnb-task" }), meta), h("div", { class: "fsnb-controls" }, status, stop));
+    const askText = h("div", { class: "fsnb-ask-question" });
+    const askInput = h("input", { type: "text", placeholder: "Your answer…", "aria-label": "answer" });
+    const askNote = h("div", { class: "fsnb-note" });
+    const send = () => {
+      if (!askInput.value.trim()) return;
+      askInput.disabled = true;
+      model.send({ type: "answer_question", answer: askInput.value });
+    };
+    askInput.addEventListener("keydown", (e) => { if (e.key === "Enter") send(); });
+    const ask = h("div", { class: "fsnb-ask", "data-testid": "fsnb-ask" }, askText,
+      h("div", { class: "fsnb-ask-row" }, askInput, h("button", { type: "button", class: "fsnb-send", text: "Send", onclick: send })), askNote);
+    const error = h("div", { class: "fsnb-error", "data-testid": "fsnb-error" });
+    const answer = h("div", { class: "fsnb-answer", "data-testid": "fsnb-answer" });
+    // The opened citation: path, page and the passage (with its context when Python sends it).
+    const box = h("div", { class: "fsnb-citation-box fsnb-citation-quote", "data-testid": "fsnb-citation-quote", hidden: true });
+    const sources = h("div", { class: "fsnb-sources-wrap" });
+    const usage = h("div", { class: "fsnb-usage", "data-testid": "fsnb-usage" });
+    const tabs = h("nav", { class: "fsnb-tabs", role: "tablist" });
+    const body = h("div", { class: "fsnb-tab-body" });
+    const panel = h("div", { class: "fsnb-panel", "data-testid": "fsnb-panel" },
+      header, ask, error, h("section", { class: "fsnb-answer-wrap" }, answer, box, sources), usage, tabs, body);
+    el.replaceChildren(panel);
+
+    // The passage box opens right under the block that holds the clicked marker.
+    function place(anchor) {
+      const block = anchor && anchor.closest(".fsnb-answer li, .fsnb-answer p, .fsnb-answer blockquote, .fsnb-answer h3, .fsnb-answer h4, .fsnb-answer h5, .fsnb-answer h6");
+      if (block && block.tagName === "LI") block.append(box);
+      else if (block) block.after(box);
+      else sources.append(box);
+    }
+
+    function showCitation(n, anchor) {
+      const cite = (model.get("citations") || []).find((c) => String(c.id) === String(n));
+      openCitation = n;
+      openAnchor = anchor && anchor.isConnected ? anchor : answer.querySelector(`.fsnb-citation[data-cite="${n}"]`);
+      place(openAnchor);
+      box.hidden = false;
+      const ctx = contexts.get(String(n));
+      const src = { ...(cite || {}), ...(ctx || {}) };
+      const where = src.path ? `${src.path}${src.page ? `, page ${src.page}` : ""}` : "no source";
+      const quote = h("blockquote", { class: "fsnb-citation-passage" });
+      const tidy = (text) => text.replace(/\s*\n\s*\n\s*/g, "\n");
+      if (ctx && (ctx.before || ctx.after)) {
+        quote.append(h("span", { class: "fsnb-context", text: `…${tidy(ctx.before)}` }), h("mark", { text: ctx.match }),
+          h("span", { class: "fsnb-context", text: `${tidy(ctx.after)}…` }));
+      } else {
+        quote.textContent = cite ? cite.quote : `[${n}] has no source`;
+      }
+      const flag = cite && !cite.verified ? h("span", { class: "fsnb-unverified", text: `unverified: ${cite.problem}` }) : null;
+      box.replaceChildren(h("div", { class: "fsnb-citation-head" }, h("b", { text: `[${n}]` }), h("span", { text: where }), flag,
+        h("button", { type: "button", class: "fsnb-close", "aria-label": "close", text: "×", onclick: () => { box.hidden = true; openCitation = null; } })), quote);
+      if (cite && !ctx) model.send({ type: "show_citation", id: Number(n) });
+    }
+
+    panel.addEventListener("click", (e) => {
+      const target = e.target.closest(".fsnb-citation, .fsnb-source");
+      if (target) showCitation(target.dataset.cite, target.classList.contains("fsnb-citation") ? target : null);
+    });
+
+    function renderHeader() {
+      panel.querySelector(".fsnb-task").textContent = model.get("task");
+      const backend = model.get("backend");
+      const m = model.get("model");
+      meta.replaceChildren(h("span", { class: "fsnb-folder" }, icon("folder"), ` ${model.get("folder")}`),
+        h("span", { class: "fsnb-backend", text: backend ? `${backend}${m && m !== backend ? ` · ${m}` : ""}` : "" }));
+      const s = model.get("status");
+      status.textContent = STATUS_TEXT[s] || s;
+      status.dataset.status = s;
+      panel.dataset.status = s;
+      stop.hidden = !(s === "running" || s === "waiting");
+      if (stop.hidden) stop.disabled = false;
+      const message = model.get("error");
+      error.hidden = !message;
+      error.replaceChildren(...(message ? [icon("warn"), ` ${message}`] : []));
+    }
+
+    function renderAsk() {
+      const q = model.get("question");
+      ask.hidden = !q;
+      askText.replaceChildren(...(q ? [icon("ask"), ` ${q}`] : []));
+      askInput.disabled = false;
+      askNote.textContent = "";
+      if (!q) askInput.value = "";
+    }
+
+    function renderAnswer() {
+      const text = model.get("answer");
+      answer.innerHTML = text ? renderMarkdown(text) : "";
+      answer.hidden = !text;
+      const cites = model.get("citations") || [];
+      const list = h("ol", { class: "fsnb-sources" }, cites.map((c) => h("li", {},
+        h("button", { type: "button", class: "fsnb-source", "data-cite": c.id, text: `[${c.id}] ${c.path}${c.page ? `, p. ${c.page}` : ""}` }),
+        c.verified ? null : h("span", { class: "fsnb-unverified", text: " unverified" }))));
+      const many = cites.length > 6;
+      sources.replaceChildren(...(!cites.length ? [] : many ? [h("details", {}, h("summary", { text: `${cites.length} sources` }), list)] : [list]));
+      if (openCitation !== null) showCitation(openCitation);
+    }
+
+    function renderUsage() {
+      const u = model.get("usage") || {};
+      const events = model.get("events") || [];
+      const seconds = u.wall_s || (events.length ? events[events.length - 1].at : 0);
+      const tokens = u.total_tokens ?? (u.prompt_tokens || 0) + (u.completion_tokens || 0);
+      const parts = [`${fmtInt(u.llm_calls)} LLM calls`, `${fmtInt(tokens)} tokens`, `$${Number(u.cost_usd || 0).toFixed(4)}`];
+      if (u.documents_scanned !== undefined) parts.push(`${fmtInt(u.documents_scanned)} scanned`, `${fmtInt(u.documents_parsed)} parsed`);
+      parts.push(`${Number(seconds || 0).toFixed(1)} s`);
+      usage.textContent = parts.join(" · ");
+    }
+
+    function renderTrace() {
+      const rows = traceRows(model.get("events"));
+      if (!rows.length) return h("div", { class: "fsnb-note", text: model.get("status") === "running" ? "Starting…" : "No steps." });
+      return h("div", { class: "fsnb-trace" }, rows.map((row, i) => {
+        const key = `${row.step}:${row.tool}:${i}`;
+        const open = expanded.has(key);
+        const line = h("div", { class: `fsnb-trace-row fsnb-phase-${row.phase}${row.ok === false ? " fsnb-failed" : ""}`,
+          "data-testid": "fsnb-trace-row", "aria-expanded": String(open), role: "button", tabindex: "0",
+          onclick: () => { if (open) expanded.delete(key); else expanded.add(key); renderBody(); } },
+          h("span", { class: "fsnb-step", text: String(row.step) }),
+          h("span", { class: "fsnb-phase", text: row.phase || "" }),
+          h("span", { class: "fsnb-tool" }, icon(TOOL_ICONS[row.tool] || (row.ok === false ? "warn" : "dot")), ` ${row.tool || ""}`),
+          h("span", { class: "fsnb-target", text: row.target || "" }),
+          h("span", { class: "fsnb-reason", text: row.reason || "" }),
+          h("span", { class: "fsnb-duration", text: row.tool && !["stop", "ask_human", "go_deeper"].includes(row.tool) ? fmtMs(row.duration) : "" }));
+        const detail = open ? h("div", { class: "fsnb-trace-detail" },
+          row.reason ? h("div", { class: "fsnb-detail-reason", text: row.reason }) : null,
+          h("pre", { text: row.result ?? (row.tool ? "(no result yet)" : row.target || "") })) : null;
+        return [line, detail];
+      }));
+    }
+
+    function pager(page, pages, go) {
+      return h("div", { class: "fsnb-pager" },
+        h("button", { type: "button", text: "‹", disabled: page <= 0, onclick: () => go(page - 1) }),
+        h("span", { text: `page ${page + 1} of ${pages}` }),
+        h("button", { type: "button", text: "›", disabled: page + 1 >= pages, onclick: () => go(page + 1) }));
+    }
+
+    const pages = { documents: null, scratchpad: null, table: null };
+    function requestPage(tabName, page, table) {
+      model.send({ type: "page", tab: tabName, page, table: table || "" });
+    }
+
+    function renderDocuments() {
+      const data = pages.documents || { rows: model.get("documents") || [], page: 0, pages: 1 };
+      if (!data.rows.length) return h("div", { class: "fsnb-note", text: "No indexed documents for this folder (%explore_index FOLDER indexes it)." });
+      const columns = data.columns || Object.keys(data.rows[0]);
+      return h("div", {}, table(columns, data.rows), pager(data.page, data.pages, (p) => requestPage("documents", p)));
+    }
+
+    function renderScratchpad() {
+      if (scratchTable && pages.table) {
+        const d = pages.table;
+        return h("div", {}, h("button", { type: "button", class: "fsnb-back", text: "← tables", onclick: () => { scratchTable = null; renderBody(); } }),
+          h("b", { text: ` ${scratchTable}` }), table(d.columns, d.rows), pager(d.page, d.pages, (p) => requestPage("scratchpad", p, scratchTable)));
+      }
+      const rows = (pages.scratchpad && pages.scratchpad.rows) || model.get("tables") || [];
+      if (!rows.length) return h("div", { class: "fsnb-note", text: "The scratchpad has no tables." });
+      return table(["name", "rows", "columns"], rows, (row) => { scratchTable = row.name; pages.table = null; requestPage("scratchpad", 0, row.name); });
+    }
+
+    function renderBody() {
+      const content = tab === "trace" ? renderTrace() : tab === "documents" ? renderDocuments() : renderScratchpad();
+      body.replaceChildren(content);
+    }
+
+    function renderTabs() {
+      const names = [["trace", "Trace"], ["documents", "Documents"], ["scratchpad", "Scratchpad"]];
+      tabs.replaceChildren(...names.map(([name, label]) => h("button", { type: "button", role: "tab",
+        class: `fsnb-tab${tab === name ? " fsnb-tab-active" : ""}`, "data-tab": name, "aria-selected": String(tab === name), text: label,
+        onclick: () => {
+          tab = name;
+          if (name === "documents") requestPage("documents", 0);
+          if (name === "scratchpad") { scratchTable = null; requestPage("scratchpad", 0); }
+          renderTabs(); renderBody();
+        } })));
+    }
+
+    const onMessage = (msg) => {
+      if (!msg || typeof msg !== "object") return;
+      if (msg.type === "citation") {
+        contexts.set(String(msg.id), msg);
+        if (String(openCitation) === String(msg.id) && !box.hidden) showCitation(msg.id, openAnchor);
+      } else if (msg.type === "page") {
+        if (msg.tab === "scratchpad" && msg.table) { if (msg.table === scratchTable) pages.table = msg; }
+        else pages[msg.tab] = msg;
+        if (tab !== "trace") renderBody();
+      } else if (msg.type === "error") {
+        if (msg.request === "answer_question") { askInput.disabled = false; askNote.textContent = msg.message; }
+        else if (msg.request === "page" && tab !== "trace") body.replaceChildren(h("div", { class: "fsnb-error" }, icon("warn"), ` ${msg.message}`));
+      }
+    };
+    model.on("msg:custom", onMessage);
+
+    const handlers = [
+      ["change:task change:folder change:backend change:model change:status change:error", () => { renderHeader(); renderUsage(); if (tab === "trace") renderBody(); }],
+      ["change:question", renderAsk],
+      ["change:answer change:citations", () => { contexts.clear(); renderAnswer(); }],
+      ["change:usage", renderUsage],
+      ["change:events", () => { renderUsage(); if (tab === "trace") renderBody(); }],
+      ["change:documents change:tables", () => { pages.documents = null; pages.scratchpad = null; if (tab !== "trace") renderBody(); }],
+    ];
+    const each = (names, fn, method) => { for (const name of names.split(" ")) model[method](name, fn); };
+    for (const [names, fn] of handlers) each(names, fn, "on");
+    renderHeader(); renderAsk(); renderAnswer(); renderUsage(); renderTabs(); renderBody();
+
+    return () => {
+      for (const [names, fn] of handlers) each(names, fn, "off");
+      model.off("msg:custom", onMessage);
+    };
+  },
+};

@@ -1,0 +1,262 @@
+"""Deterministic renderings of an exploration for outputs without a widget front end.
+
+nbval, nbconvert and GitHub show these: the answer with its sources, the citations and a
+trace summary. They carry no timings, token counts or absolute paths, so re-running a
+notebook gives the same text.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from fsnb.agent import events as ev
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from fsnb.agent.result import ExplorationResult
+
+TRACE_COLUMNS = ("step", "phase", "tool", "target")
+DOCUMENT_COLUMNS = ("path", "title", "format", "pages", "chars", "parser", "error")
+PAGE_SIZE = 25
+CONTEXT_CHARS = 300
+CITATION_COLUMNS = ("id", "path", "page", "quote", "verified")
+
+
+def folder_label(folder: str | os.PathLike[str]) -> str:
+    """The folder as shown: relative paths as given, others relative to cwd or by name."""
+    path = Path(folder)
+    if not path.is_absolute():
+        return path.as_posix()
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix() or "."
+    except (ValueError, OSError):
+        return path.name or path.as_posix()
+
+
+def scrub(text: str, root: str | None, label: str) -> str:
+    """Replace the absolute root folder in `text` with its label."""
+    return text.replace(root, label) if root and text else text
+
+
+def trace_rows(events: list[ev.Event]) -> list[dict[str, Any]]:
+    """One row per step: step, phase, tool, target (no durations)."""
+    rows: list[dict[str, Any]] = []
+    for e in events:
+        if isinstance(e, ev.ToolCall):
+            rows.append({"step": e.step, "phase": e.phase, "tool": e.tool, "target": e.target})
+        elif isinstance(e, ev.Navigate):
+            rows.append(
+                {"step": e.step, "phase": "navigate", "tool": "go_deeper", "target": e.directory}
+            )
+        elif isinstance(e, ev.AskHuman):
+            rows.append({"step": e.step, "phase": "ask", "tool": "ask_human", "target": e.question})
+        elif isinstance(e, ev.Answer):
+            rows.append({"step": e.step, "phase": "answer", "tool": "stop", "target": ""})
+        elif isinstance(e, ev.Error) and not e.recoverable:
+            rows.append({"step": e.step, "phase": "error", "tool": "", "target": e.message})
+    return rows
+
+
+def _cell(value: Any) -> str:
+    text = "" if value is None else str(value)
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _md_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    head = "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns)
+    body = ["| " + " | ".join(_cell(row.get(c)) for c in columns) + " |" for row in rows]
+    return "\n".join([head, *body])
+
+
+def _html_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(_cell(row.get(c)))}</td>" for c in columns) + "</tr>"
+        for row in rows
+    )
+    return f"<table class='fsnb-table'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def citation_rows(result: ExplorationResult) -> list[dict[str, Any]]:
+    rows = []
+    for c in result.citations:
+        verified = "yes" if c.verified else f"no: {c.problem}"
+        rows.append({**c.to_dict(), "id": f"[{c.id}]", "verified": verified})
+    return rows
+
+
+def summary_line(result: ExplorationResult) -> str:
+    """Steps, documents and backend: what stays the same from run to run."""
+    u = result.usage
+    return (
+        f"{len(result.steps())} steps; {u.documents_scanned} documents scanned, "
+        f"{u.documents_parsed} parsed; {result.backend_note}"
+    )
+
+
+class Rendering:
+    """Text, markdown and HTML of one exploration (finished or not)."""
+
+    def __init__(
+        self,
+        task: str,
+        folder: str,
+        status: str,
+        result: ExplorationResult | None = None,
+        error: str = "",
+    ) -> None:
+        self.task, self.folder, self.status, self.result = task, folder, status, result
+        root = result.folder if result else None
+        self._scrub = lambda text: scrub(text, root, folder)
+        self.error = self._scrub(error or (result.error if result and result.error else ""))
+
+    def _head(self) -> str:
+        return f"{self.task}\n({self.folder}, {self.status})"
+
+    def answer(self) -> str:
+        if self.result is None:
+            return self.error or f"The exploration is {self.status}."
+        if self.error:
+            return f"Error: {self.error}"
+        return self._scrub(self.result.answer_with_sources())
+
+    def text(self) -> str:
+        parts = [self._head(), "", self.answer()]
+        if self.result is not None:
+            parts += ["", summary_line(self.result)]
+        return "\n".join(parts)
+
+    def _trace(self) -> list[dict[str, Any]]:
+        if self.result is None:
+            return []
+        rows = trace_rows(self.result.events)
+        return [{**r, "target": self._scrub(str(r["target"]))} for r in rows]
+
+    def _citations(self) -> list[dict[str, Any]]:
+        if self.result is None:
+            return []
+        return [{**r, "quote": self._scrub(r["quote"])} for r in citation_rows(self.result)]
+
+    def markdown(self) -> str:
+        parts = [f"**{self.task}**", f"_{self.folder} · {self.status}_"]
+        if self.result is None:
+            return "\n\n".join([*parts, self.answer()])
+        parts.append(self.answer() if self.error else self._scrub(self.result.answer))
+        if self.result.citations and not self.error:
+            parts += ["**Sources**", _md_table(CITATION_COLUMNS, self._citations())]
+        if trace := self._trace():
+            parts += ["**Trace**", _md_table(TRACE_COLUMNS, trace)]
+        parts.append(f"_{summary_line(self.result)}_")
+        return "\n\n".join(parts)
+
+    def html(self) -> str:
+        parts = [
+            f"<p><b>{html.escape(self.task)}</b><br><i>{html.escape(self.folder)} · "
+            f"{html.escape(self.status)}</i></p>"
+        ]
+        body = self.answer() if self.result is None or self.error else self.result.answer
+        parts.append(f"<div style='white-space:pre-wrap'>{html.escape(self._scrub(body))}</div>")
+        if self.result is not None:
+            if self.result.citations and not self.error:
+                parts.append(_html_table(CITATION_COLUMNS, self._citations()))
+            if trace := self._trace():
+                table = _html_table(TRACE_COLUMNS, trace)
+                parts.append(f"<details><summary>Trace</summary>{table}</details>")
+            parts.append(f"<p><i>{html.escape(summary_line(self.result))}</i></p>")
+        return f"<div class='fsnb-result'>{''.join(parts)}</div>"
+
+    def bundle(self) -> dict[str, str]:
+        return {
+            "text/plain": self.text(),
+            "text/markdown": self.markdown(),
+            "text/html": self.html(),
+        }
+
+
+def render(
+    result: ExplorationResult, *, folder: str | None = None, status: str | None = None
+) -> Rendering:
+    """The rendering of a finished result (the folder shown by name unless given)."""
+    shown = folder or folder_label(result.folder)
+    return Rendering(result.task, shown, status or final_status(result), result)
+
+
+def final_status(result: ExplorationResult) -> str:
+    """done, cancelled or error."""
+    if result.ok:
+        return "done"
+    return "cancelled" if result.error == "cancelled" else "error"
+
+
+# -- data behind the panel's citation box and tabs ---------------------------------------
+
+
+def quote_context(root: str | None, cite: dict[str, Any]) -> dict[str, Any]:
+    """The text around a citation's quote in its document: before, match, after, page."""
+    from fsnb.agent.citations import quote_pattern
+    from fsnb.documents import parse
+    from fsnb.security import Sandbox
+
+    out: dict[str, Any] = {"before": "", "match": cite.get("quote", ""), "after": ""}
+    if not root or not cite.get("path"):
+        return out
+    doc = parse(Sandbox(root).resolve(cite["path"]))
+    pattern = quote_pattern(cite.get("quote", ""))
+    if found := pattern.search(doc.text) if pattern else None:
+        start, end = found.span()
+        out.update(
+            before=doc.text[max(0, start - CONTEXT_CHARS) : start],
+            match=found.group(0),
+            after=doc.text[end : end + CONTEXT_CHARS],
+            page=cite.get("page") or doc.page_at(start),
+        )
+    return out
+
+
+def frame_page(frame: pd.DataFrame, page: int, size: int, total: int | None = None) -> dict:
+    """A page of a DataFrame as JSON-safe {columns, rows, page, pages, total}.
+
+    With `total`, `frame` is already that page (a LIMIT/OFFSET query).
+    """
+    rows = frame.iloc[page * size : (page + 1) * size] if total is None else frame
+    total = len(frame) if total is None else total
+    records = json.loads(rows.to_json(orient="records", date_format="iso", default_handler=str))
+    pages = max(1, -(-total // size))
+    return {
+        "columns": [str(c) for c in frame.columns],
+        "rows": records,
+        "page": page,
+        "pages": pages,
+        "total": total,
+    }
+
+
+def tab_page(
+    db: str | None, folder: str, tab: str, table: str = "", page: int = 0, size: int = PAGE_SIZE
+) -> dict[str, Any]:
+    """A page of the index's documents of `folder`, the scratchpad's tables, or one table."""
+    from fsnb.index import Index, default_db_path
+    from fsnb.scratchpad import Scratchpad, sanitize
+
+    page, size = max(page, 0), min(max(size, 1), 500)
+    path = Path(db) if db else default_db_path()
+    if tab not in ("documents", "scratchpad"):
+        msg = f"unknown tab {tab!r}"
+        raise ValueError(msg)
+    if not path.exists():  # do not create an index file just to show that it is empty
+        return {"columns": [], "rows": [], "page": 0, "pages": 1, "total": 0}
+    if tab == "documents":
+        frame = Index(path).documents(folder)
+        return frame_page(frame[[c for c in DOCUMENT_COLUMNS if c in frame.columns]], page, size)
+    pad = Scratchpad(path)
+    if not table:
+        return frame_page(pad.tables(), page, size)
+    name = sanitize(table)
+    total = int(pad.query(f'SELECT count(*) AS n FROM scratch."{name}"')["n"].iloc[0])
+    rows = pad.query(f'SELECT * FROM scratch."{name}" LIMIT {size} OFFSET {page * size}')
+    return frame_page(rows, page, size, total)

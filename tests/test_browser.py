@@ -1,0 +1,170 @@
+"""The panel in a real JupyterLab, driven by headless Chromium (Debian's, via Playwright).
+
+JupyterLab runs on 127.0.0.1 with a temporary configuration; the notebook runs a
+`%%explore` cell with the offline backend; the test checks that trace rows, the answer
+and a citation appear, clicks the citation, and saves a screenshot in its tmp folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import DATA
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _notebook(folder: Path) -> dict:
+    def code(source: str) -> dict:
+        return {
+            "cell_type": "code",
+            "metadata": {},
+            "source": source,
+            "outputs": [],
+            "execution_count": None,
+        }
+
+    return {
+        "cells": [
+            code("%load_ext fsnb"),
+            code(f"%%explore {folder} --llm offline -o result\nWhat is the total purchase price?"),
+        ],
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+@pytest.fixture
+def jupyterlab(tmp_path: Path) -> Iterator[str]:
+    """A JupyterLab server on 127.0.0.1 with its own config, data and runtime folders."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (.ci/browser-deps)")
+    root = tmp_path / "lab"
+    root.mkdir()
+    corpus = root / "corpus"
+    shutil.copytree(DATA / "test_acquisition", corpus)
+    (root / "explore.ipynb").write_text(json.dumps(_notebook(corpus)))
+    port = _free_port()
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(tmp_path / "jupyter-config"),
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "jupyter-runtime"),
+        "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "lab-settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "lab-workspaces"),
+        "HOME": str(tmp_path / "home"),
+    }
+    log = (tmp_path / "jupyterlab.log").open("w")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            f"--ServerApp.root_dir={root}",
+            "--IdentityProvider.token=",
+            "--ServerApp.password=",
+            "--ServerApp.disable_check_xsrf=True",
+            "--LabApp.expose_app_in_browser=True",
+            "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--allow-root",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/status", timeout=2):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(
+                        "JupyterLab did not start:\n"
+                        + (tmp_path / "jupyterlab.log").read_text()[-3000:]
+                    )
+                time.sleep(0.5)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+def test_explore_panel_in_jupyterlab(jupyterlab: str, tmp_path: Path):
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1100})
+            page.goto(f"{jupyterlab}/lab/tree/explore.ipynb")
+            page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+            page.wait_for_selector(
+                ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000
+            )
+            # Run both cells the way a person does: select the first cell, Shift+Enter twice.
+            page.locator(".jp-Notebook .jp-Cell .jp-InputArea-editor").first.click()
+            page.keyboard.press("Escape")
+            page.keyboard.press("Shift+Enter")
+            page.keyboard.press("Shift+Enter")
+
+            panel = page.locator(".fsnb-panel")
+            try:
+                expect(panel).to_be_visible(timeout=120_000)
+            except AssertionError:
+                page.screenshot(path=str(tmp_path / "no-panel.png"), full_page=True)
+                raise
+            expect(panel.locator(".fsnb-status")).to_have_text("done", timeout=120_000)
+            assert panel.locator(".fsnb-trace-row").count() >= 3
+            answer = panel.locator(".fsnb-answer")
+            expect(answer).to_contain_text("$45,000,000")
+            citation = answer.locator(".fsnb-citation").first
+            expect(citation).to_be_visible()
+            citation.click()
+            quote = panel.locator(".fsnb-citation-quote")
+            expect(quote).to_be_visible(timeout=15_000)
+            expect(quote).to_contain_text(".pdf")
+            assert len(quote.inner_text().strip()) > 20
+            page.screenshot(path=str(tmp_path / "explore-panel.png"), full_page=True)
+        finally:
+            browser.close()
+    assert (tmp_path / "explore-panel.png").stat().st_size > 10_000
