@@ -22,7 +22,8 @@ _BINARY_DOCUMENTS = frozenset({".pdf", ".docx", ".pptx", ".xlsx"})
 PAGE_CHARS = 12_000
 
 
-def _size(num: int) -> str:
+def human_size(num: int) -> str:
+    """A byte count for people: 512 B, 3.4 KB, 1.2 MB."""
     return (
         f"{num} B"
         if num < 1024
@@ -118,7 +119,7 @@ def scan_folder(folder: str = ".", *, root: str, preview_chars: int = 500) -> st
         warn = "".join(f"\n(warning: {w})" for w in result.warnings)
         entries[file] = (
             f"{result.format}, {result.pages} page{'s' * (result.pages != 1)}, "
-            f"{_size(file.stat().st_size)}, title: {result.title}{warn}\n{head}{more}"
+            f"{human_size(file.stat().st_size)}, title: {result.title}{warn}\n{head}{more}"
         )
     lines = [
         f"Scanned {len(entries)} files under {folder}: {ok} documents previewed, "
@@ -295,7 +296,7 @@ def glob(pattern: str, *, root: str, max_results: int = 200) -> str:
         if verdict.level is Sensitivity.BLOCK:
             continue
         if any(fnmatch.fnmatch(name, p) for name in (rel, file.name) for p in patterns):
-            matches.append(f"{rel} ({_size(file.lstat().st_size)})")
+            matches.append(f"{rel} ({human_size(file.lstat().st_size)})")
     if not matches:
         return f"no files match {pattern!r}"
     shown = matches[:max_results]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from fsnb.scratchpad import Scratchpad, parse_columns, sanitize
+from fsnb.tools.files import human_size
 from fsnb.tools.registry import tool_errors
 
 #: Rows fetched from a query (the count reported), and rows shown as text.
@@ -17,16 +18,6 @@ QUERY_ROWS = 10_000
 SHOW_ROWS = 100
 #: Characters shown of one cell.
 CELL_CHARS = 80
-
-
-def _size(num: int) -> str:
-    return (
-        f"{num} B"
-        if num < 1024
-        else f"{num / 1024:.1f} KB"
-        if num < 2**20
-        else f"{num / 2**20:.1f} MB"
-    )
 
 
 def _text_table(frame: pd.DataFrame) -> str:
@@ -106,7 +97,7 @@ def list_tables(*, root: str, db: str | None = None) -> str:
         return "No scratchpad tables yet: make one with create_table."
     lines = [f"{len(frame)} scratchpad table{'s' * (len(frame) != 1)}:"]
     for row in frame.itertuples():
-        lines.append(f"- {row.name}: {row.rows:,} rows, {_size(row.bytes)}; {row.columns}")
+        lines.append(f"- {row.name}: {row.rows:,} rows, {human_size(row.bytes)}; {row.columns}")
     return "\n".join(lines)
 
 
