@@ -109,8 +109,8 @@ def file_tree(root: Path, files: int) -> list[str]:
 def scan_and_names(tmp: Path, files: int, queries: int) -> dict[str, object]:
     import random
 
+    from fsnb.index.bridge import find_files
     from fsnb.index.index import Index
-    from fsnb.index.search import find_files
 
     root = tmp / "tree"
     file_tree(root, files)

@@ -15,15 +15,14 @@ import pytest
 from conftest import DATA, make_pdf
 from fake_gemini import FakeGemini, Scripted, Sent
 
+from fsnb.index.bridge import bridge, find_files
 from fsnb.index.filters import FilterError
 from fsnb.index.index import Index
 from fsnb.index.search import (
     COLUMNS,
     NotIndexed,
     bm25,
-    bridge,
     cluster_terms,
-    find_files,
     highlights,
     query_terms,
     rrf,

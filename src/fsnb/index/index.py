@@ -49,13 +49,14 @@ class Index:
     ) -> pd.DataFrame:
         """Chunks ranked by BM25 (hybrid with vectors when `embedder` has them), filtered by
         metadata; when they do not answer the query, passages of files named like it."""
+        from fsnb.index import bridge as fallback
         from fsnb.index import search as engine
 
         hits = engine.search(
             self.store, folder, query, k=k, filter=filter, embedder=embedder, mode=mode
         )  # type: ignore[arg-type]
         if bridge:
-            extra = engine.bridge(self.store, folder, query, hits)
+            extra = fallback.bridge(self.store, folder, query, hits)
             if not extra.empty:
                 return pd.concat([hits, extra], ignore_index=True)
         return hits
@@ -64,7 +65,7 @@ class Index:
         self, pattern: str, folder: str | os.PathLike[str] = ".", *, k: int = 50
     ) -> pd.DataFrame:
         """Files of an indexed folder whose names match a glob or keywords."""
-        from fsnb.index.search import find_files
+        from fsnb.index.bridge import find_files
 
         return find_files(self.store, folder, pattern, k=k)
 

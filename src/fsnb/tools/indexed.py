@@ -17,8 +17,9 @@ import pandas as pd
 
 from fsnb.documents import Document, PageSpan, parse
 from fsnb.errors import FsnbError
+from fsnb.index.bridge import bridge
 from fsnb.index.filters import BUILTIN_FIELDS
-from fsnb.index.search import bm25, bridge, filter_sql, search, session
+from fsnb.index.search import bm25, filter_sql, search, session
 from fsnb.index.store import Store
 from fsnb.index.vectors import EmbeddingError, stored_embedder
 from fsnb.security import Sandbox
