@@ -34,6 +34,14 @@ CHROMIUM_FLAGS = [
 
 pytestmark = pytest.mark.browser
 
+#: The notebook's kernel is started, connected and idle (typing before that is lost).
+KERNEL_READY = """() => {
+  const widget = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const kernel = widget && widget.sessionContext && widget.sessionContext.session
+    && widget.sessionContext.session.kernel;
+  return !!kernel && kernel.status === 'idle' && kernel.connectionStatus === 'connected';
+}"""
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -138,9 +146,7 @@ def test_explore_panel_in_jupyterlab(jupyterlab: str, tmp_path: Path):
             page = browser.new_page(viewport={"width": 1400, "height": 1100})
             page.goto(f"{jupyterlab}/lab/tree/explore.ipynb")
             page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
-            page.wait_for_selector(
-                ".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000
-            )
+            page.wait_for_function(KERNEL_READY, timeout=120_000)
             # Run both cells the way a person does: select the first cell, Shift+Enter twice.
             page.locator(".jp-Notebook .jp-Cell .jp-InputArea-editor").first.click()
             page.keyboard.press("Escape")
