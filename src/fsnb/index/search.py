@@ -14,7 +14,6 @@ fusion. `fsnb.index.bridge` is the fallback when the chunks do not answer a quer
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import os
 import re
@@ -49,8 +48,6 @@ MIN_COVERAGE = 0.5
 SNIPPET_CHARS = 300
 #: A word or number as users write them ("1,200,000" in one piece).
 WORD = re.compile(r"\d{1,3}(?:[,\u2009]\d{3})+(?:\.\d+)?|[A-Za-z0-9]+(?:\.[0-9]+)?")
-#: Share of the BM25 score each adjacent query-term pair found in a hit adds.
-PAIR_BONUS = 0.25
 #: Rows appended to `terms` since it was last clustered that make `cluster_terms` act.
 CLUSTER_TAIL_ROWS = 200_000
 
@@ -196,26 +193,9 @@ def bm25(
     _, words = query_terms(query)
     with session(store, folder) as (con, cid):
         where, params = filter_sql(con, cid, filter)
-        depth = max(3 * k, 30)
-        scored = bm25_scores(con, cid, query, k=depth, where=(where, params), k1=k1, b=b)
+        scored = bm25_scores(con, cid, query, k=k, where=(where, params), k1=k1, b=b)
         rows = fetch_chunks(con, scored)
-    return hit_frame(proximity_rerank(rows, query)[:k], "bm25", words)
-
-
-def proximity_rerank(rows: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
-    """Rescore hits by how many of the query's adjacent term pairs stand adjacent in them.
-
-    BM25 sees a bag of words; a passage that says "purchase price" beats one that says
-    "price" here and "purchase" there. Each matched pair adds `PAIR_BONUS` of the score.
-    """
-    terms = tokenize(query)
-    pairs = set(itertools.pairwise(terms))
-    if not pairs:
-        return rows
-    for row in rows:
-        seen = set(itertools.pairwise(tokenize(f"{row['heading'] or ''}\n{row['text']}")))
-        row["score"] *= 1 + PAIR_BONUS * len(pairs & seen)
-    return sorted(rows, key=lambda r: -r["score"])
+    return hit_frame(rows, "bm25", words)
 
 
 def bm25_scores(
