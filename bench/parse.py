@@ -35,10 +35,10 @@ def _timed(func, *args, **kwargs) -> tuple[float, object]:
 
 
 def main() -> None:
-    from fsnb.documents import parse, supported
+    from fsnb.documents import document_files, parse
     from fsnb.documents.batch import default_workers, parse_many
     from fsnb.errors import ParseError
-    from fsnb.security import Sandbox, Sensitivity
+    from fsnb.security import Sandbox
     from fsnb.tools import scan_folder
 
     _fresh_cache()
@@ -55,11 +55,7 @@ def main() -> None:
     corpora = {}
     for name in CORPORA:
         box = Sandbox(DATA / name)
-        files = [
-            f
-            for f, v in box.walk()
-            if v.level is Sensitivity.NONE and not f.is_symlink() and supported(f)
-        ]
+        files = document_files(box)
         size_mb = sum(f.stat().st_size for f in files) / 2**20
         _fresh_cache()
         cold, results = _timed(lambda fs=files: list(parse_many(fs)))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 
 import Stemmer
 
@@ -72,7 +71,3 @@ def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
         elif keep_stopwords or (raw not in STOPWORDS and len(raw) > 1):
             out.append(stem(raw))
     return out
-
-
-def term_counts(text: str) -> Counter[str]:
-    return Counter(tokenize(text))

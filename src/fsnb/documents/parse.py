@@ -20,6 +20,7 @@ from fsnb.documents.model import Document, PageSpan
 from fsnb.documents.reflow import Line, reflow
 from fsnb.documents.text import looks_binary, read_text
 from fsnb.errors import ParseError
+from fsnb.security import Sandbox, Sensitivity
 
 if TYPE_CHECKING:
     from docling.document_converter import DocumentConverter
@@ -61,6 +62,18 @@ def supported(path: str | os.PathLike[str]) -> bool:
     """Whether `parse` knows the file's format (by its suffix)."""
     suffix = Path(path).suffix.lower()
     return suffix in DOCLING_FORMATS or suffix in TEXT_SUFFIXES
+
+
+def document_files(box: Sandbox, folder: str | os.PathLike[str] = ".") -> list[Path]:
+    """The files under `folder` that tools may read as documents: a supported format,
+    not a symlink, and not blocked or skipped by the sensitive-file policy."""
+    return [
+        file
+        for file, verdict in box.walk(folder)
+        if verdict.level in (Sensitivity.NONE, Sensitivity.WARN)
+        and not file.is_symlink()
+        and supported(file)
+    ]
 
 
 def default_pipeline() -> Pipeline:

@@ -151,19 +151,14 @@ class Index:
 
     def is_current(self, folder: str | os.PathLike[str]) -> bool:
         """Whether every supported file of `folder` is indexed with its current size and mtime."""
-        from fsnb.documents import supported
-        from fsnb.security import Sandbox, Sensitivity
+        from fsnb.documents import document_files
+        from fsnb.security import Sandbox
 
-        box = Sandbox(folder)
-        disk = {
-            box.relative(f): (f.stat().st_size, f.stat().st_mtime_ns)
-            for f, v in box.walk()
-            if v.level in (Sensitivity.NONE, Sensitivity.WARN)
-            and not f.is_symlink()
-            and supported(f)
-        }
         if not self.store.path.exists():
             return False
+        box = Sandbox(folder)
+        stats = {box.relative(f): f.stat() for f in document_files(box)}
+        disk = {path: (st.st_size, st.st_mtime_ns) for path, st in stats.items()}
         with self.store.connect(read_only=True) as con:
             rows = con.execute(
                 "SELECT path, size, mtime_ns FROM documents WHERE NOT deleted AND corpus_id ="

@@ -23,14 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fsnb.agent.actions import Action
-from fsnb.documents import Document, parse, supported
+from fsnb.documents import Document, document_files, parse
 from fsnb.errors import FsnbError
 from fsnb.llm.answer import Reading, Unit, candidates, extractive_answer, units
 from fsnb.llm.base import Conversation, Notify, Reply, Turn
 from fsnb.llm.extract import BM25, Ranked, Span, rank_documents, tokens
 from fsnb.llm.passages import Question, analyze, score_unit, select
 from fsnb.llm.references import Reference, Target, find_references, resolve
-from fsnb.security import Sandbox, Sensitivity
+from fsnb.security import Sandbox
 from fsnb.tools.files import PAGE_CHARS
 
 _CUT = re.compile(r"\[result cut at the size budget: ([\d,]+) more characters")
@@ -287,11 +287,7 @@ def _build_corpus(root: str, task: str) -> _Corpus:
     the question against them, and rank them."""
     box = Sandbox(root)
     docs: dict[str, Document] = {}
-    for file, verdict in box.walk():
-        if verdict.level in (Sensitivity.BLOCK, Sensitivity.SKIP):
-            continue
-        if file.is_symlink() or not supported(file):
-            continue
+    for file in document_files(box):
         try:
             document = parse(file)
         except (FsnbError, OSError):

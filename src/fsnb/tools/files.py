@@ -10,7 +10,7 @@ import fnmatch
 import re
 from pathlib import Path
 
-from fsnb.documents import Document, parse, supported
+from fsnb.documents import Document, document_files, parse, supported
 from fsnb.documents.batch import parse_many
 from fsnb.documents.text import decode, looks_binary
 from fsnb.errors import AccessDenied, ParseError
@@ -201,15 +201,7 @@ def read(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS) -> s
 
 
 def _searchable(box: Sandbox, target: Path) -> list[Path]:
-    if target.is_file():
-        return [target]
-    return [
-        file
-        for file, verdict in box.walk(box.relative(target))
-        if verdict.level in (Sensitivity.NONE, Sensitivity.WARN)
-        and not file.is_symlink()
-        and supported(file)
-    ]
+    return [target] if target.is_file() else document_files(box, box.relative(target))
 
 
 @tool_errors
