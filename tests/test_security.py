@@ -22,7 +22,7 @@ def test_dotdot_escape_is_denied(folder: Path):
 
 def test_absolute_path_outside_is_denied_and_inside_is_allowed(folder: Path):
     box = Sandbox(folder)
-    with pytest.raises(AccessDenied, match="is an absolute path outside the sandbox root"):
+    with pytest.raises(AccessDenied, match=r"is an absolute path outside the root folder$"):
         box.resolve("/etc/passwd")
     assert box.resolve(str(folder / "notes.txt")) == (folder / "notes.txt").resolve()
 
@@ -33,9 +33,13 @@ def test_symlink_escape_is_denied(folder: Path, tmp_path: Path):
     (folder / "link.txt").symlink_to(outside)
     (folder / "linkdir").symlink_to(tmp_path, target_is_directory=True)
     box = Sandbox(folder)
-    with pytest.raises(AccessDenied, match=r"is a symlink to .*outside the sandbox root"):
+    with pytest.raises(AccessDenied) as info:
         box.resolve("link.txt")
-    with pytest.raises(AccessDenied, match="outside the sandbox root"):
+    assert (
+        str(info.value) == "access denied: link.txt is a symlink to a path outside the root folder"
+    )
+    assert str(tmp_path) not in str(info.value)
+    with pytest.raises(AccessDenied, match=r"outside the root folder$"):
         box.resolve("linkdir/outside.txt")
 
 

@@ -63,7 +63,7 @@ def test_parse_file_errors_are_text(folder: Path):
     assert parse_file("../x.pdf", root=str(folder)).startswith("access denied:")
     assert parse_file("id_rsa", root=str(folder)).startswith("access denied: id_rsa is a private")
     assert parse_file("empty.txt", root=str(folder)) == (
-        f"error: cannot read {folder.resolve() / 'empty.txt'}: empty file (0 bytes)"
+        "error: cannot read empty.txt: empty file (0 bytes)"
     )
     assert parse_file("agreement.pdf", root=str(folder), offset=-1).startswith("error: offset")
 

@@ -18,6 +18,28 @@ class AccessDenied(FsnbError, PermissionError):
         return type(self), (self.why,)
 
 
+class NotFound(FsnbError):
+    """A path does not exist, or is not the kind of thing asked for (a file, a folder)."""
+
+    def __init__(
+        self, path: str, why: str = "does not exist", suggestions: tuple[str, ...] = ()
+    ) -> None:
+        hint = f"; did you mean {_alternatives(suggestions)}?" if suggestions else ""
+        super().__init__(f"{path} {why}{hint}")
+        self.path = path
+        self.why = why
+        self.suggestions = tuple(suggestions)
+
+    def __reduce__(self) -> tuple[type, tuple[str, str, tuple[str, ...]]]:
+        return type(self), (self.path, self.why, self.suggestions)
+
+
+def _alternatives(names: tuple[str, ...]) -> str:
+    """'a', 'b' or 'c'."""
+    quoted = [f"'{name}'" for name in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
+
 class ParseError(FsnbError):
     """A file could not be turned into text (corrupt, binary, empty, unsupported)."""
 

@@ -1,23 +1,32 @@
 """Path confinement and the sensitive-file policy.
 
 Every path a tool receives goes through `Sandbox.resolve`, which refuses `..` escapes,
-absolute paths outside the root and symlinks whose target leaves the root. The
-sensitive-file policy has three tiers:
+absolute paths outside the root, symlinks whose target leaves the root and symlink loops;
+`Sandbox.existing` also checks that the path is there, and says what is near when it is
+not. The sensitive-file policy has three tiers:
 
 - BLOCK: private keys and cloud credentials, never read;
 - SKIP: `.env*`, `credentials*`, `secrets*`, left out of scans, readable with a warning;
 - WARN: names containing password/token/secret, scanned and read with a warning.
+
+Messages name paths relative to the root, never the root itself; file names that are not
+valid UTF-8 are shown with their odd bytes as `\\xNN` (`shown`), and accepted back that way.
 """
 
 from __future__ import annotations
 
+import difflib
 import enum
+import errno
 import fnmatch
 import os
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Literal
 
-from fsnb.errors import AccessDenied
+from fsnb.errors import AccessDenied, NotFound
 
 EXCLUDED_DIRS = frozenset(
     {
@@ -99,6 +108,71 @@ def classify(rel: str | PurePosixPath) -> Verdict:
 
 IGNORE_FILE = ".fsnbignore"
 
+Kind = Literal["file", "folder", "any"]
+_KINDS = {"file": "a file", "folder": "a folder", "any": "a file or a folder"}
+
+
+def _limit(name: str, default: int) -> int:
+    try:
+        return os.pathconf("/", name)
+    except (OSError, ValueError, AttributeError):
+        return default
+
+
+#: The longest path (in bytes, with its final NUL) and file name the system accepts.
+PATH_MAX = _limit("PC_PATH_MAX", 4096)
+NAME_MAX = _limit("PC_NAME_MAX", 255)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPED = re.compile(r"\\x([89a-fA-F][0-9a-fA-F])")
+
+
+def shown(text: str) -> str:
+    """`text` safe to print or send: bytes of file names that are not valid UTF-8 (which
+    Python keeps as lone surrogates) are written as `\\xNN`."""
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(_escape_surrogate, text)
+
+
+def _escape_surrogate(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def _unescape(text: str) -> str:
+    """The inverse of `shown` for file names: `\\xNN` (NN >= 80) back to its byte."""
+    return _ESCAPED.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), text)
+
+
+def file_kind(mode: int) -> str:
+    """What a `stat` mode is, in words: 'file', 'folder', 'named pipe', 'socket', ..."""
+    for test, name in (
+        (stat.S_ISREG, "file"),
+        (stat.S_ISDIR, "folder"),
+        (stat.S_ISLNK, "symlink"),
+        (stat.S_ISFIFO, "named pipe"),
+        (stat.S_ISSOCK, "socket"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISBLK, "block device"),
+    ):
+        if test(mode):
+            return name
+    return "special file"
+
+
+_REASONS = {
+    errno.ENOENT: "no such file",
+    errno.ELOOP: "a symlink loop",
+    errno.ENAMETOOLONG: "path longer than the system allows",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """A short lower-case reason for an `OSError`, without the path it names."""
+    return _REASONS.get(exc.errno or 0) or (exc.strerror or type(exc).__name__).lower()
+
 
 def _ignore_patterns(root: Path) -> tuple[str, ...]:
     """Patterns from the root's .fsnbignore (one glob per line, '#' comments)."""
@@ -107,6 +181,19 @@ def _ignore_patterns(root: Path) -> tuple[str, ...]:
     except (OSError, UnicodeDecodeError):
         return ()
     return tuple(p.strip().rstrip("/") for p in lines if p.strip() and not p.startswith("#"))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One thing under a folder: a file (or a symlink) with its policy verdict, or, with a
+    `note`, something tools cannot read (a named pipe, an over-long path, an unlistable
+    folder) and why."""
+
+    path: Path
+    rel: str
+    verdict: Verdict
+    symlink: bool = False
+    note: str = ""
 
 
 class Sandbox:
@@ -126,15 +213,15 @@ class Sandbox:
 
     def ignored(self, rel: str) -> bool:
         """Whether a relative path is the ignore file itself or matches one of its patterns."""
+        parts = PurePosixPath(rel).parts
+        return any(self._ignored_here("/".join(parts[: i + 1])) for i in range(len(parts)))
+
+    def _ignored_here(self, rel: str) -> bool:
+        """`ignored`, for a path whose parent folders are known not to be ignored."""
         if rel == IGNORE_FILE:
             return True
-        parts = PurePosixPath(rel).parts
-        prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
-        return any(
-            fnmatch.fnmatch(prefix, pattern) or fnmatch.fnmatch(PurePosixPath(prefix).name, pattern)
-            for pattern in self.ignore
-            for prefix in prefixes
-        )
+        name = rel.rpartition("/")[2]
+        return any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(name, p) for p in self.ignore)
 
     def __repr__(self) -> str:
         return f"Sandbox({str(self.root)!r})"
@@ -143,47 +230,170 @@ class Sandbox:
         """The POSIX path of `path` relative to the root ('.' for the root itself)."""
         return path.relative_to(self.root).as_posix() or "."
 
+    def shown(self, path: Path) -> str:
+        """`relative`, safe to print (see `shown`)."""
+        return shown(self.relative(path))
+
+    def _lexical(self, path: str | os.PathLike[str]) -> tuple[Path, Path]:
+        """(the path as given, joined to the root; the same, normalized without the disk)."""
+        text = str(path)
+        raw = Path(path).expanduser() if text.strip() else Path()
+        candidate = raw if raw.is_absolute() else self.root / raw
+        if "\\x" in text and not os.path.lexists(candidate):
+            unescaped = Path(_unescape(str(candidate)))
+            candidate = unescaped if os.path.lexists(unescaped) else candidate
+        return candidate, Path(os.path.normpath(candidate))
+
     def resolve(self, path: str | os.PathLike[str] = ".", *, reading: bool = True) -> Path:
         """Resolve `path` inside the root, or raise `AccessDenied` saying why.
 
         Relative paths are taken from the root. With `reading`, files the
-        sensitive-file policy blocks are refused too.
+        sensitive-file policy blocks are refused too. The path need not exist.
         """
-        raw = Path(path).expanduser() if str(path).strip() else Path()
-        candidate = raw if raw.is_absolute() else self.root / raw
-        lexical = Path(os.path.normpath(candidate))
+        candidate, lexical = self._lexical(path)
         if not lexical.is_relative_to(self.root):
-            kind = "an absolute path" if raw.is_absolute() else "a path"
-            msg = f"{path} is {kind} outside the sandbox root {self.root}"
+            kind = "an absolute path" if Path(path).expanduser().is_absolute() else "a path"
+            msg = f"{shown(str(path))} is {kind} outside the root folder"
             raise AccessDenied(msg)
-        resolved = candidate.resolve()
+        name = self.shown(lexical)
+        try:
+            resolved = candidate.resolve()
+        except RuntimeError:  # "Symlink loop from ..." (Python < 3.13)
+            msg = f"{name} is a symlink loop"
+            raise AccessDenied(msg) from None
+        except OSError as exc:  # a link changed while it was followed
+            msg = f"{name} cannot be followed ({os_reason(exc)})"
+            raise AccessDenied(msg) from None
         if not resolved.is_relative_to(self.root):
-            msg = f"{path} is a symlink to {resolved}, which is outside the sandbox root"
+            msg = f"{name} is a symlink to a path outside the root folder"
             raise AccessDenied(msg)
         if reading and resolved != self.root:
             rel = self.relative(resolved)
             verdict = classify(rel)
             if verdict.level is Sensitivity.BLOCK:
-                raise AccessDenied(verdict.reason)
+                raise AccessDenied(shown(verdict.reason))
             if self.ignored(rel):
-                why = f"{rel} is excluded by {IGNORE_FILE}"
+                why = f"{shown(rel)} is excluded by {IGNORE_FILE}"
                 raise AccessDenied(why)
         return resolved
 
-    def walk(self, folder: str | os.PathLike[str] = ".") -> list[tuple[Path, Verdict]]:
-        """Every file under `folder`, sorted by relative path, with its policy verdict.
+    def existing(
+        self, path: str | os.PathLike[str] = ".", kind: Kind = "any", *, reading: bool = True
+    ) -> Path:
+        """`resolve`, then check that the path is there and is a `kind`.
 
-        Excluded folders are pruned and symlinked folders are not followed; symlinked
-        files are listed as they are, so callers can report escapes.
+        Raises `NotFound` saying what is there instead, or, for a missing path, which
+        existing names are closest to it (never blocked or ignored ones).
         """
-        start = self.resolve(folder, reading=False)
-        files: list[Path] = []
-        for dirpath, dirnames, filenames in os.walk(start):
-            here = Path(dirpath)
-            dirnames[:] = [
-                d for d in dirnames if d not in EXCLUDED_DIRS and not (here / d).is_symlink()
-            ]
-            files.extend(here / name for name in filenames)
-        files = [f for f in files if not self.ignored(self.relative(f))]
-        files.sort(key=lambda f: f.relative_to(self.root).parts)
-        return [(file, classify(self.relative(file))) for file in files]
+        target = self.resolve(path, reading=reading)
+        lexical = self._lexical(path)[1]
+        try:
+            mode = target.stat().st_mode
+        except OSError as exc:
+            raise self._missing(lexical, exc) from None
+        found = file_kind(mode)
+        if found not in ("file", "folder") or kind not in ("any", found):
+            raise NotFound(self.shown(lexical), f"is a {found}, not {_KINDS[kind]}")
+        return target
+
+    def _missing(self, lexical: Path, exc: OSError) -> Exception:
+        name = self.shown(lexical)
+        if exc.errno == errno.ELOOP:
+            return AccessDenied(f"{name} is a symlink loop")
+        if exc.errno == errno.ENAMETOOLONG:
+            return NotFound(name, "is a path longer than the system allows")
+        if exc.errno not in (errno.ENOENT, errno.ENOTDIR):
+            return exc
+        if lexical.is_symlink():
+            return NotFound(name, "is a broken symlink (its target does not exist)")
+        return NotFound(name, "does not exist", tuple(self.suggest(lexical)))
+
+    def suggest(self, lexical: Path, limit: int = 3) -> list[str]:
+        """Existing paths whose names are closest to the first missing part of `lexical`,
+        from the nearest folder above it that exists; never blocked or ignored ones."""
+        folder, wanted = lexical.parent, lexical.name
+        try:
+            while folder != self.root and not folder.is_dir():
+                folder, wanted = folder.parent, folder.name
+            inside = folder.resolve().is_relative_to(self.root)
+            names = [e.name for e in os.scandir(folder)] if inside else []
+        except (OSError, RuntimeError):
+            return []
+        prefix = "" if folder == self.root else f"{folder.relative_to(self.root).as_posix()}/"
+        choices: dict[str, str] = {}
+        for name in names:
+            rel = prefix + name
+            hidden = self.ignored(rel) or classify(rel).level is Sensitivity.BLOCK
+            if name in EXCLUDED_DIRS or hidden:
+                continue
+            choices.setdefault(name.lower(), rel)
+        close = difflib.get_close_matches(wanted.lower(), list(choices), n=limit, cutoff=0.6)
+        return [shown(choices[c]) for c in close]
+
+    def entries(self, folder: str | os.PathLike[str] = ".") -> list[Entry]:
+        """Everything under `folder`, sorted by relative path: each file with its policy
+        verdict, and what tools cannot read (named pipes, sockets, devices, paths longer
+        than the system allows, folders that cannot be listed) with a note saying so.
+
+        Excluded and ignored folders are pruned and symlinked folders are not followed;
+        symlinked files are listed as they are, so callers can report escapes. One
+        directory read per folder, and no system call per file but for special files.
+        """
+        start = self.existing(folder, "folder", reading=False)
+        base = self.relative(start)
+        if base != "." and self.ignored(base):
+            return []
+        found: list[Entry] = []
+        pending = [(str(start), "" if base == "." else base)]
+        while pending:
+            here, prefix = pending.pop()
+            pending.extend(self._list(here, prefix, found))
+        found.sort(key=lambda e: e.rel.split("/"))
+        return found
+
+    def _list(self, here: str, prefix: str, found: list[Entry]) -> list[tuple[str, str]]:
+        """Add the files of one folder to `found`; return its subfolders to list."""
+        try:
+            with os.scandir(here) as listing:
+                items = list(listing)
+        except OSError as exc:
+            note = f"error: cannot list this folder ({os_reason(exc)})"
+            found.append(Entry(Path(here), prefix or ".", Verdict(Sensitivity.NONE), note=note))
+            return []
+        near_limit = len(os.fsencode(here)) + NAME_MAX + 1 >= PATH_MAX
+        folders = []
+        for item in items:
+            rel = f"{prefix}/{item.name}" if prefix else item.name
+            if self._ignored_here(rel):
+                continue
+            if near_limit and len(os.fsencode(item.path)) >= PATH_MAX:
+                note = "skipped: path longer than the system allows"
+                found.append(Entry(Path(item.path), rel, classify(rel), note=note))
+                continue
+            try:
+                if item.is_dir(follow_symlinks=False):
+                    if item.name not in EXCLUDED_DIRS:
+                        folders.append((item.path, rel))
+                    continue
+                symlink = item.is_symlink()
+                if symlink and _links_to_folder(item):
+                    continue
+                regular = symlink or item.is_file(follow_symlinks=False)
+                mode = 0 if regular else item.stat(follow_symlinks=False).st_mode
+            except OSError:  # gone since the folder was read
+                continue
+            note = "" if regular else f"skipped: not a regular file ({file_kind(mode)})"
+            found.append(Entry(Path(item.path), rel, classify(rel), symlink, note))
+        return folders
+
+    def walk(self, folder: str | os.PathLike[str] = ".") -> list[tuple[Path, Verdict]]:
+        """Every file under `folder` that tools may try to read (regular files and
+        symlinks), sorted by relative path, with its policy verdict; see `entries`."""
+        return [(e.path, e.verdict) for e in self.entries(folder) if not e.note]
+
+
+def _links_to_folder(item: os.DirEntry[str]) -> bool:
+    try:
+        return item.is_dir()
+    except OSError:  # a symlink loop, or a target we may not look at
+        return False

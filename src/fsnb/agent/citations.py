@@ -8,8 +8,8 @@ from typing import Any
 
 from fsnb.agent.actions import CitedSource
 from fsnb.documents import parse
-from fsnb.errors import AccessDenied, FsnbError
-from fsnb.security import Sandbox
+from fsnb.errors import AccessDenied, FsnbError, NotFound, ParseError
+from fsnb.security import Sandbox, shown
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 _PAGE_MARK = re.compile(r"\[page \d+\]")
@@ -60,18 +60,19 @@ def verify_citations(
 def _check(source: CitedSource, sandbox: Sandbox, read_paths: set[str]) -> Citation:
     citation = Citation(source.id, source.path, source.page, source.quote, False)
     try:
-        rel = sandbox.relative(sandbox.resolve(source.path))
-    except AccessDenied as exc:
+        rel = sandbox.relative(sandbox.existing(source.path, "file"))
+    except (AccessDenied, NotFound) as exc:
         citation.problem = str(exc)
         return citation
-    citation.path = rel
+    citation.path = shown(rel)
     if rel not in read_paths:
         citation.problem = "the file was not read during the run"
         return citation
     try:
         doc = parse(sandbox.root / rel)
     except (FsnbError, OSError) as exc:
-        citation.problem = f"the file cannot be read now: {exc}"
+        why = exc.why if isinstance(exc, ParseError) else str(exc)
+        citation.problem = f"the file cannot be read now: {why}"
         return citation
     pattern = quote_pattern(source.quote)
     found = pattern.search(doc.text) if pattern else None

@@ -55,7 +55,7 @@ def system_prompt(tools: list[dict[str, Any]]) -> str:
 
 def opening_message(task: str, sandbox: Sandbox, limit: int = 200) -> str:
     """The task and an outline of the folder (files the scan would consider)."""
-    files = [sandbox.relative(f) for f, v in sandbox.walk() if v.level is not Sensitivity.BLOCK]
+    files = [sandbox.shown(f) for f, v in sandbox.walk() if v.level is not Sensitivity.BLOCK]
     shown = "\n".join(f"  {name}" for name in files[:limit])
     more = f"\n  ... and {len(files) - limit} more" if len(files) > limit else ""
     return (

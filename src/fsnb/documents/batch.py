@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -11,6 +12,8 @@ from fsnb.documents.cache import ParseCache
 from fsnb.documents.model import Document
 from fsnb.documents.parse import parse
 from fsnb.errors import ParseError
+
+log = logging.getLogger(__name__)
 
 
 def default_workers() -> int:
@@ -22,7 +25,8 @@ def default_workers() -> int:
 def parse_many(
     paths: Iterable[Path], *, workers: int | None = None, cache: ParseCache | None = None
 ) -> Iterator[tuple[Path, Document | ParseError]]:
-    """Yield (path, document or error) for every path, in the order given."""
+    """Yield (path, document or error) for every path, in the order given: one file that
+    fails, however it fails, is that file's error and never stops the others."""
     store = cache or ParseCache()
 
     def one(path: Path) -> Document | ParseError:
@@ -30,6 +34,11 @@ def parse_many(
             return parse(path, cache=store)
         except ParseError as exc:
             return exc
+        except Exception as exc:  # a parser's bug must not take the whole batch down
+            log.exception("parsing %s failed", path)
+            return ParseError(
+                str(path), f"unexpected {type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
+            )
 
     paths = list(paths)
     with ThreadPoolExecutor(max_workers=workers or default_workers()) as pool:

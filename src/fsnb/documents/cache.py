@@ -1,4 +1,7 @@
-"""A persistent parse cache: one JSON file per (absolute path, size, mtime_ns, parser)."""
+"""A persistent parse cache: one JSON file per (absolute path, size, mtime_ns, parser).
+
+File names that are not valid UTF-8 (lone surrogates in Python) are kept as their bytes.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
+#: Surrogates from undecodable file names are written back as the bytes they stand for.
+_BYTES = "surrogateescape"
 
 
 def default_cache_dir() -> Path:
@@ -34,7 +39,7 @@ class ParseCache:
 
     def key(self, path: Path, stat: os.stat_result, variant: str = "") -> str:
         ident = f"{path.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}\0{self.salt}\0{variant}"
-        return hashlib.sha256(ident.encode()).hexdigest()
+        return hashlib.sha256(ident.encode("utf-8", "surrogatepass")).hexdigest()
 
     def _file(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
@@ -43,7 +48,7 @@ class ParseCache:
         """The cached entry, or None on a miss or an unreadable entry."""
         file = self._file(key)
         try:
-            entry = json.loads(file.read_text(encoding="utf-8"))
+            entry = json.loads(file.read_text(encoding="utf-8", errors=_BYTES))
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as exc:
@@ -57,14 +62,17 @@ class ParseCache:
     def put(self, key: str, entry: dict[str, Any]) -> None:
         """Store an entry atomically; a cache that cannot be written is only logged."""
         file = self._file(key)
+        tmp = None
         try:
             file.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
+            with os.fdopen(fd, "w", encoding="utf-8", errors=_BYTES) as out:
                 json.dump({**entry, "key": key}, out, ensure_ascii=False)
             Path(tmp).replace(file)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: text no encoding can write
             log.warning("parse cache not written (%s): %s", file, exc)
+            if tmp:
+                Path(tmp).unlink(missing_ok=True)
 
     def clear(self) -> int:
         """Delete every entry; return how many there were."""

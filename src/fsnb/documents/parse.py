@@ -3,7 +3,8 @@
 PDFs go through Docling's model-free native pipeline (text cells from docling-parse,
 reflowed into paragraphs here); the layout pipeline is used only when asked for
 (`pipeline="layout"` or `FSNB_PDF_PIPELINE=layout`) and installed. Results, failures
-included, are kept in the persistent `ParseCache`.
+included, are kept in the persistent `ParseCache`. Only regular files are opened, and one
+parse has limits on its time and content (`limits`).
 """
 
 from __future__ import annotations
@@ -11,16 +12,18 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import stat as st
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from fsnb.documents.cache import ParseCache
+from fsnb.documents.limits import Limits, TooLarge, overtime, within
 from fsnb.documents.model import Document, PageSpan
 from fsnb.documents.reflow import Line, reflow
 from fsnb.documents.text import looks_binary, read_text
 from fsnb.errors import ParseError
-from fsnb.security import Sandbox, Sensitivity
+from fsnb.security import Sandbox, Sensitivity, file_kind, os_reason
 
 if TYPE_CHECKING:
     from docling.document_converter import DocumentConverter
@@ -66,13 +69,13 @@ def supported(path: str | os.PathLike[str]) -> bool:
 
 def document_files(box: Sandbox, folder: str | os.PathLike[str] = ".") -> list[Path]:
     """The files under `folder` that tools may read as documents: a supported format,
-    not a symlink, and not blocked or skipped by the sensitive-file policy."""
+    a regular file (not a symlink), and not blocked or skipped by the sensitive-file policy."""
     return [
-        file
-        for file, verdict in box.walk(folder)
-        if verdict.level in (Sensitivity.NONE, Sensitivity.WARN)
-        and not file.is_symlink()
-        and supported(file)
+        entry.path
+        for entry in box.entries(folder)
+        if entry.verdict.level in (Sensitivity.NONE, Sensitivity.WARN)
+        and not (entry.symlink or entry.note)
+        and supported(entry.rel)
     ]
 
 
@@ -88,7 +91,8 @@ def parse(
 ) -> Document:
     """Parse one file, from the cache when the file is unchanged.
 
-    Raises `ParseError` with a one-line reason for files that cannot be read.
+    Raises `ParseError` with a one-line reason for files that cannot be read: missing,
+    not a regular file, unreadable, over a parse limit, or not a valid document.
     `cache=False` bypasses the cache; `None` uses the default one.
     """
     file = Path(path)
@@ -96,25 +100,29 @@ def parse(
     pipeline = pipeline or default_pipeline()
     try:
         stat = file.stat()
-    except FileNotFoundError:
-        raise ParseError(name, "no such file") from None
     except OSError as exc:
-        raise ParseError(name, exc.strerror or str(exc)) from None
-    if file.is_dir():
-        raise ParseError(name, "is a folder")
+        raise ParseError(name, os_reason(exc)) from None
+    if not st.S_ISREG(stat.st_mode):
+        kind = file_kind(stat.st_mode)
+        raise ParseError(
+            name, "is a folder" if kind == "folder" else f"not a regular file ({kind})"
+        )
     if not os.access(file, os.R_OK):
         raise ParseError(name, "permission denied")
+    limits = Limits.from_env()
     store = None if cache is False else (cache or ParseCache())
     key = store.key(file, stat, f"{PARSER_VERSION}/{pipeline}") if store else ""
-    if store and (entry := store.get(key)) is not None:
+    entry = store.get(key) if store else None
+    if entry is not None and entry.get("limits", limits.tag()) == limits.tag():
         if "error" in entry:
             raise ParseError(name, entry["error"])
         return Document.from_dict({**entry["document"], "path": str(file)})
     try:
-        document = _parse_uncached(file, name, pipeline)
+        document = _parse_uncached(file, name, pipeline, stat.st_size, limits)
     except ParseError as exc:
         if store:
-            store.put(key, {"error": exc.why})
+            hit = {"limits": limits.tag()} if isinstance(exc, TooLarge) else {}
+            store.put(key, {"error": exc.why, **hit})
         raise
     if store:
         store.put(key, {"document": document.to_dict()})
@@ -130,13 +138,17 @@ def preview(path: str | os.PathLike[str], chars: int = 1500, **kwargs: Any) -> s
     return text[: cut if cut > chars // 2 else chars].rstrip()
 
 
-def _parse_uncached(file: Path, name: str, pipeline: Pipeline) -> Document:
+def _parse_uncached(
+    file: Path, name: str, pipeline: Pipeline, size: int, limits: Limits
+) -> Document:
     suffix = file.suffix.lower()
-    if suffix in TEXT_SUFFIXES:
-        return read_text(file, name)
-    fmt = DOCLING_FORMATS.get(suffix)
+    fmt = "txt" if suffix in TEXT_SUFFIXES else DOCLING_FORMATS.get(suffix)
     if fmt is None:
         raise ParseError(name, f"unsupported file type '{suffix or file.name}'")
+    if fmt != "pdf":
+        limits.check_size(file, fmt, size, name)
+    if fmt == "txt":
+        return read_text(file, name)
     with file.open("rb") as handle:
         head = handle.read(8192)
     if not head:
@@ -146,14 +158,21 @@ def _parse_uncached(file: Path, name: str, pipeline: Pipeline) -> Document:
     if fmt in ("md", "csv", "html") and looks_binary(head):
         raise ParseError(name, "binary content, not text")
     if fmt == "pdf" and pipeline == "layout" and not layout_available():
-        document = _native_pdf(file, name)
+        document = _native_pdf(file, name, limits.seconds)
         document.warnings.append(
             "layout pipeline not installed (pip install 'fsnb[layout]'): used the native pipeline"
         )
         return document
     if fmt == "pdf" and pipeline == "native":
-        return _native_pdf(file, name)
-    return _docling(file, name, fmt, pipeline)
+        return _native_pdf(file, name, limits.seconds)
+    if fmt == "pdf":
+        return _docling(file, name, fmt, pipeline)
+    _converter("office")  # built, and Docling imported, before the clock starts
+    try:
+        return within(limits.seconds, name, _docling, file, name, fmt, pipeline)
+    except TooLarge:
+        _local.converters.pop("office", None)  # it may have been stopped anywhere
+        raise
 
 
 def layout_available() -> bool:
@@ -161,10 +180,12 @@ def layout_available() -> bool:
     return all(importlib.util.find_spec(m) for m in ("torch", "docling_ibm_models"))
 
 
-def _converter(kind: str) -> DocumentConverter:
-    """One converter per thread and kind ('native' PDFs, 'layout' PDFs, other formats)."""
+def _converter(kind: str, seconds: float | None = None) -> DocumentConverter:
+    """One converter per thread and kind ('native' PDFs, 'layout' PDFs, other formats);
+    native PDF converters stop after `seconds` (Docling's `document_timeout`)."""
     converters = _local.__dict__.setdefault("converters", {})
-    if kind not in converters:
+    key = f"{kind}/{seconds}" if kind == "native" else kind
+    if key not in converters:
         from docling.datamodel.base_models import InputFormat
         from docling.document_converter import DocumentConverter, NativePdfFormatOption
 
@@ -176,27 +197,35 @@ def _converter(kind: str) -> DocumentConverter:
                 generate_page_images=False,
                 generate_picture_images=False,
                 parser_threads=_PARSER_THREADS,
+                document_timeout=seconds,
             )
             options[InputFormat.PDF] = NativePdfFormatOption(pipeline_options=native)
-        converters[kind] = DocumentConverter(format_options=options)
-    return converters[kind]
+        converters[key] = DocumentConverter(format_options=options)
+    return converters[key]
 
 
-def _convert(file: Path, name: str, kind: str) -> DoclingDocument:
+def _convert(file: Path, name: str, kind: str, seconds: float | None = None) -> DoclingDocument:
     from docling.datamodel.base_models import ConversionStatus
 
     try:
-        result = _converter(kind).convert(file, raises_on_error=False)
+        result = _converter(kind, seconds).convert(file, raises_on_error=False)
     except Exception as exc:  # Docling raises its own and its backends' errors
-        raise ParseError(name, _reason(exc)) from None
+        raise ParseError(name, _reason(exc, file)) from None
+    if result.has_timeout_errors():
+        raise TooLarge(name, overtime(seconds or 0))
     if result.status not in (ConversionStatus.SUCCESS, ConversionStatus.PARTIAL_SUCCESS):
         detail = "; ".join(e.error_message for e in result.errors) or result.status.value
-        raise ParseError(name, f"Docling could not convert it ({detail})")
+        raise ParseError(name, f"Docling could not convert it ({_unplaced(detail, file)})")
     return result.document
 
 
-def _reason(exc: Exception) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
+def _unplaced(text: str, file: Path) -> str:
+    """A parser's message on one line, naming the file without the folders it lies in."""
+    return " ".join(text.replace(str(file), file.name).split())
+
+
+def _reason(exc: Exception, file: Path) -> str:
+    text = _unplaced(str(exc), file) or type(exc).__name__
     lowered = text.lower()
     if "password" in lowered or "encrypt" in lowered:
         return "encrypted file (password required)"
@@ -205,10 +234,10 @@ def _reason(exc: Exception) -> str:
     return text[:200]
 
 
-def _native_pdf(file: Path, name: str) -> Document:
+def _native_pdf(file: Path, name: str, seconds: float | None) -> Document:
     from docling_core.types.doc import CoordOrigin
 
-    doc = _convert(file, name, "native")
+    doc = _convert(file, name, "native", seconds)
     lines: list[Line] = []
     for item in doc.texts:
         if not item.prov or not item.text.strip():

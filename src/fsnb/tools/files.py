@@ -1,25 +1,47 @@
 """The agent's file tools: scan, preview, parse, read, grep and glob inside a sandbox.
 
 Each tool takes the sandbox root as the keyword argument `root=` and returns text the LLM
-can read; errors come back as one line ("access denied: ...", "error: ...").
+can read; errors come back as one line ("access denied: ...", "error: ..."). A path that is
+not there is "error: X does not exist; did you mean ...?". Paths are shown relative to the
+root, with the odd bytes of names that are not valid UTF-8 written as `\\xNN`.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import re
-from pathlib import Path
+import functools
+import time
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import regex
 
 from fsnb.documents import Document, document_files, parse, supported
 from fsnb.documents.batch import parse_many
+from fsnb.documents.limits import Limits
 from fsnb.documents.text import decode, looks_binary
-from fsnb.errors import AccessDenied, ParseError
-from fsnb.security import Sandbox, Sensitivity, classify
-from fsnb.tools.registry import tool_errors
+from fsnb.errors import AccessDenied, NotFound, ParseError
+from fsnb.security import Entry, Sandbox, Sensitivity, classify, os_reason, shown
+from fsnb.tools.registry import ToolFunction, tool_errors
 
 _BINARY_DOCUMENTS = frozenset({".pdf", ".docx", ".pptx", ".xlsx"})
 #: Characters a paged tool returns by default.
 PAGE_CHARS = 12_000
+#: Seconds `grep` gives its pattern on one document before calling it too slow.
+REGEX_SECONDS = 5.0
+_WILDCARDS = frozenset("*?[")
+
+
+def file_tool(func: ToolFunction) -> ToolFunction:
+    """`tool_errors`, with the reply safe to print and send (see `security.shown`)."""
+    checked = tool_errors(func)
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> str:
+        return shown(checked(*args, **kwargs))
+
+    return wrapper
 
 
 def human_size(num: int) -> str:
@@ -33,23 +55,45 @@ def human_size(num: int) -> str:
     )
 
 
-def _skip_reason(file: Path, box: Sandbox) -> str:
-    """Why a file that is not a supported document is left out of a scan."""
-    if file.is_symlink():
+def _skip_reason(entry: Entry, box: Sandbox) -> str:
+    """Why a symlink, or a file that is not a supported document, is left out of a scan."""
+    if entry.symlink:
         try:
-            box.resolve(box.relative(file), reading=False)
+            target = box.existing(entry.rel, "file", reading=False)
         except AccessDenied as exc:
             return str(exc)
+        except NotFound as exc:
+            return f"error: {exc}"
+        rel = box.relative(target)
+        if box.ignored(rel) or classify(rel).level is Sensitivity.BLOCK:
+            return "skipped: a symlink to a file that tools may not read"
+        return f"skipped: a symlink to {shown(rel)}, which is read under its own name"
     try:
-        with file.open("rb") as handle:
+        with entry.path.open("rb") as handle:
             head = handle.read(4096)
     except OSError as exc:
-        return f"error: cannot open ({exc.strerror or exc})"
+        return f"error: cannot open ({os_reason(exc)})"
     if not head:
         return "skipped: empty file (0 bytes)"
     if looks_binary(head):
         return "skipped: binary file, not a document"
-    return f"skipped: unsupported file type '{file.suffix or file.name}'"
+    return f"skipped: unsupported file type '{entry.path.suffix or entry.path.name}'"
+
+
+def _document(box: Sandbox, file: Path) -> Document:
+    """`parse`, with errors that name the file relative to the root."""
+    try:
+        return parse(file)
+    except ParseError as exc:
+        raise ParseError(box.shown(file), exc.why) from None
+
+
+def _size(file: Path) -> str:
+    """The file's size for people, or why there is none."""
+    try:
+        return human_size(file.stat().st_size)
+    except OSError as exc:
+        return os_reason(exc)
 
 
 def with_page_marks(doc: Document, start: int, end: int) -> str:
@@ -80,7 +124,7 @@ def page_window(text_len: int, offset: int, limit: int) -> tuple[int, int, str]:
     return min(offset, text_len), end, note
 
 
-@tool_errors
+@file_tool
 def scan_folder(folder: str = ".", *, root: str, preview_chars: int = 500) -> str:
     """Preview every document under a folder in parallel: the first step of an exploration.
 
@@ -92,45 +136,59 @@ def scan_folder(folder: str = ".", *, root: str, preview_chars: int = 500) -> st
         preview_chars: Characters of each document's beginning to show.
     """
     box = Sandbox(root)
-    documents: list[Path] = []
-    notes: dict[Path, str] = {}
-    for file, verdict in box.walk(folder):
-        if verdict.level is Sensitivity.BLOCK:
-            notes[file] = f"blocked: {verdict.reason}"
-        elif verdict.level is Sensitivity.SKIP:
-            notes[file] = f"skipped: {verdict.reason}; left out of scans"
-        elif file.is_symlink() or not supported(file):
-            notes[file] = _skip_reason(file, box)
+    start = box.existing(folder, "folder", reading=False)
+    documents: dict[Path, Entry] = {}
+    entries: dict[str, str] = {}
+    for entry in box.entries(box.relative(start)):
+        if entry.note:
+            entries[entry.rel] = entry.note
+        elif entry.verdict.level is Sensitivity.BLOCK:
+            entries[entry.rel] = f"blocked: {entry.verdict.reason}"
+        elif entry.verdict.level is Sensitivity.SKIP:
+            entries[entry.rel] = f"skipped: {entry.verdict.reason}; left out of scans"
+        elif entry.symlink or not supported(entry.rel):
+            entries[entry.rel] = _skip_reason(entry, box)
         else:
-            documents.append(file)
-    entries: dict[Path, str] = dict(notes)
+            documents[entry.path] = entry
     ok = 0
     for file, result in parse_many(documents):
-        if isinstance(result, ParseError):
-            entries[file] = f"error: {result.why}"
-            continue
-        ok += 1
-        head = result.text[:preview_chars]
-        more = (
-            f" [... {len(result.text) - len(head):,} more characters]"
-            if len(result.text) > len(head)
-            else ""
-        )
-        warn = "".join(f"\n(warning: {w})" for w in result.warnings)
-        entries[file] = (
-            f"{result.format}, {result.pages} page{'s' * (result.pages != 1)}, "
-            f"{human_size(file.stat().st_size)}, title: {result.title}{warn}\n{head}{more}"
-        )
+        ok += isinstance(result, Document)
+        entries[documents[file].rel] = _preview(documents[file], result, preview_chars)
     lines = [
-        f"Scanned {len(entries)} files under {folder}: {ok} documents previewed, "
+        f"Scanned {len(entries)} files under {box.shown(start)}: {ok} documents previewed, "
         f"{len(entries) - ok} not readable or skipped."
     ]
-    for file in sorted(entries, key=lambda f: box.relative(f)):
-        lines.append(f"\n=== {box.relative(file)} — {entries[file]}")
+    for rel in sorted(entries, key=lambda r: r.split("/")):
+        lines.append(f"\n=== {rel} — {entries[rel]}")
     return "\n".join(lines)
 
 
-@tool_errors
+def _preview(entry: Entry, result: Document | ParseError, chars: int) -> str:
+    """One scanned document: its format, pages, size, title and beginning (or its error)."""
+    if isinstance(result, ParseError):
+        return f"error: {result.why}"
+    try:
+        size = human_size(entry.path.stat().st_size)
+    except FileNotFoundError:
+        return "error: vanished during the scan (moved or deleted)"
+    except OSError as exc:
+        return f"error: {os_reason(exc)}"
+    head = result.text[:chars]
+    more = (
+        f" [... {len(result.text) - len(head):,} more characters]"
+        if len(result.text) > len(head)
+        else ""
+    )
+    warn = "".join(f"\n(warning: {w})" for w in result.warnings)
+    if entry.verdict.level is Sensitivity.WARN:
+        warn += "\n(warning: may contain sensitive data)"
+    return (
+        f"{result.format}, {result.pages} page{'s' * (result.pages != 1)}, "
+        f"{size}, title: {result.title}{warn}\n{head}{more}"
+    )
+
+
+@file_tool
 def preview_file(path: str, *, root: str, chars: int = 2000) -> str:
     """Show the beginning of one document to judge whether it is relevant.
 
@@ -139,14 +197,14 @@ def preview_file(path: str, *, root: str, chars: int = 2000) -> str:
         chars: How many characters of the beginning to show.
     """
     box = Sandbox(root)
-    file = box.resolve(path)
-    doc = parse(file)
+    file = box.existing(path, "file")
+    doc = _document(box, file)
     start, end, note = page_window(len(doc.text), 0, chars)
     header = f"{box.relative(file)} ({doc.format}, {doc.pages} pages, title: {doc.title})"
     return f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
 
 
-@tool_errors
+@file_tool
 def parse_file(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS) -> str:
     """Read a document's full text (PDF, DOCX, PPTX, XLSX, HTML, Markdown, CSV, text).
 
@@ -159,8 +217,8 @@ def parse_file(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS
         limit: Maximum characters to return.
     """
     box = Sandbox(root)
-    file = box.resolve(path)
-    doc = parse(file)
+    file = box.existing(path, "file")
+    doc = _document(box, file)
     start, end, note = page_window(len(doc.text), offset, limit)
     warn = "".join(f"\n(warning: {w})" for w in doc.warnings)
     header = (
@@ -170,7 +228,7 @@ def parse_file(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS
     return f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
 
 
-@tool_errors
+@file_tool
 def read(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS) -> str:
     """Read a plain text file (notes, CSV, code, configuration), paged like parse_file.
 
@@ -180,7 +238,7 @@ def read(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS) -> s
         limit: Maximum characters to return.
     """
     box = Sandbox(root)
-    file = box.resolve(path)
+    file = box.existing(path, "file")
     rel = box.relative(file)
     verdict = classify(rel)
     verdict_note = (
@@ -190,6 +248,7 @@ def read(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS) -> s
     )
     if file.suffix.lower() in _BINARY_DOCUMENTS:
         return f"error: {rel} is a {file.suffix.lower()[1:]} document: use parse_file to read it"
+    Limits.from_env().check_size(file, "txt", file.stat().st_size, rel)
     data = file.read_bytes()
     if looks_binary(data[:8192]):
         return f"error: {rel} is a binary file, not text"
@@ -201,10 +260,19 @@ def read(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS) -> s
 
 
 def _searchable(box: Sandbox, target: Path) -> list[Path]:
-    return [target] if target.is_file() else document_files(box, box.relative(target))
+    return document_files(box, box.relative(target)) if target.is_dir() else [target]
 
 
-@tool_errors
+def _matching_lines(pattern: regex.Pattern[str], lines: list[str]) -> Iterator[int]:
+    """The numbers of the lines `pattern` finds something in; `TimeoutError` once that
+    has taken it more than `REGEX_SECONDS` (catastrophic backtracking)."""
+    deadline = time.monotonic() + REGEX_SECONDS
+    for number, line in enumerate(lines):
+        if pattern.search(line, timeout=max(deadline - time.monotonic(), 0.001)):
+            yield number
+
+
+@file_tool
 def grep(
     pattern: str,
     path: str = ".",
@@ -226,11 +294,11 @@ def grep(
         max_matches: Stop after this many matching lines.
     """
     try:
-        regex = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
-    except re.error as exc:
+        compiled = regex.compile(pattern, regex.IGNORECASE if ignore_case else 0)
+    except regex.error as exc:
         return f"error: invalid regular expression {pattern!r}: {exc}"
     box = Sandbox(root)
-    target = box.resolve(path)
+    target = box.existing(path)
     blocks: list[str] = []
     count = 0
     skipped: list[str] = []
@@ -245,18 +313,22 @@ def grep(
         for line in lines:
             offsets.append(pos)
             pos += len(line) + 1
-        for number, line in enumerate(lines):
-            if not regex.search(line):
-                continue
-            count += 1
-            lo, hi = max(0, number - context), min(len(lines), number + context + 1)
-            shown = "\n".join(
-                f"{n + 1}{':' if n == number else '-'} {lines[n]}" for n in range(lo, hi)
+        try:
+            for number in _matching_lines(compiled, lines):
+                count += 1
+                lo, hi = max(0, number - context), min(len(lines), number + context + 1)
+                excerpt = "\n".join(
+                    f"{n + 1}{':' if n == number else '-'} {lines[n]}" for n in range(lo, hi)
+                )
+                page = doc.page_at(offsets[number])
+                blocks.append(f"{box.relative(file)} (page {page}, line {number + 1}):\n{excerpt}")
+                if count >= max_matches:
+                    break
+        except TimeoutError:
+            return (
+                f"error: the pattern {pattern!r} took longer than {REGEX_SECONDS:g} s on "
+                f"{box.relative(file)}; simplify it (nested repeats like (a+)+ backtrack)"
             )
-            page = doc.page_at(offsets[number])
-            blocks.append(f"{box.relative(file)} (page {page}, line {number + 1}):\n{shown}")
-            if count >= max_matches:
-                break
         if count >= max_matches:
             blocks.append(f"[stopped at {max_matches} matches: narrow the pattern or the path]")
             break
@@ -269,7 +341,7 @@ def grep(
     return result
 
 
-@tool_errors
+@file_tool
 def glob(pattern: str, *, root: str, max_results: int = 200) -> str:
     """Find files whose path matches a glob pattern, e.g. "**/*.pdf" or "*contract*".
 
@@ -279,21 +351,37 @@ def glob(pattern: str, *, root: str, max_results: int = 200) -> str:
     """
     box = Sandbox(root)
     if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
-        msg = f"{pattern} reaches outside the sandbox root"
+        msg = "a glob pattern must stay inside the root folder (no leading / and no ..)"
         raise AccessDenied(msg)
     patterns = (pattern, pattern[3:]) if pattern.startswith("**/") else (pattern,)
     matches = []
-    for file, verdict in box.walk():
-        rel = box.relative(file)
-        if verdict.level is Sensitivity.BLOCK:
+    for entry in box.entries():
+        if entry.verdict.level is Sensitivity.BLOCK:
             continue
-        if any(fnmatch.fnmatch(name, p) for name in (rel, file.name) for p in patterns):
-            matches.append(f"{rel} ({human_size(file.lstat().st_size)})")
+        name = entry.rel.rpartition("/")[2]
+        if any(fnmatch.fnmatch(n, p) for n in (entry.rel, name) for p in patterns):
+            matches.append(f"{entry.rel} ({entry.note or _size(entry.path)})")
     if not matches:
+        _check_prefix(box, pattern)
         return f"no files match {pattern!r}"
     shown = matches[:max_results]
     more = f"\n[{len(matches) - len(shown)} more not shown]" if len(matches) > len(shown) else ""
     return f"{len(matches)} files match {pattern!r}:\n" + "\n".join(shown) + more
+
+
+def _check_prefix(box: Sandbox, pattern: str) -> None:
+    """Raise `NotFound` when the pattern's literal start (the folders before its first
+    wildcard, or all of it when it has none) names nothing that exists."""
+    parts = PurePosixPath(pattern).parts
+    literal = []
+    for part in parts:
+        if _WILDCARDS & set(part):
+            break
+        literal.append(part)
+    if literal and len(literal) == len(parts):
+        box.existing(pattern)
+    elif literal:
+        box.existing("/".join(literal), "folder")
 
 
 __all__ = ["glob", "grep", "parse_file", "preview_file", "read", "scan_folder"]
