@@ -20,6 +20,19 @@ def _isolated_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     monkeypatch.setenv("FSNB_DB", str(tmp_path_factory.mktemp("db") / "index.duckdb"))
 
 
+def unprivileged() -> list[str]:
+    """A command prefix that drops root's power to bypass file permissions (setpriv), so
+    chmod applies to a child process as it would to any user."""
+    import shutil
+
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: cannot drop the permission override")
+    caps = "-dac_override,-dac_read_search"
+    return ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}"]
+
+
 def make_pdf(path: Path, pages: list[list[str]], title: str | None = None) -> Path:
     """Write a real PDF with reportlab: one list of paragraphs per page."""
     from reportlab.lib.pagesizes import letter

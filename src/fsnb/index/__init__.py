@@ -2,6 +2,6 @@
 
 from fsnb.index.index import Index
 from fsnb.index.pipeline import IndexReport
-from fsnb.index.store import DatabaseLocked, Store, default_db_path
+from fsnb.index.store import DatabaseDamaged, DatabaseLocked, Store, default_db_path
 
-__all__ = ["DatabaseLocked", "Index", "IndexReport", "Store", "default_db_path"]
+__all__ = ["DatabaseDamaged", "DatabaseLocked", "Index", "IndexReport", "Store", "default_db_path"]

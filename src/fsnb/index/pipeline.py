@@ -1,51 +1,48 @@
 """Incremental indexing of a folder into the DuckDB store.
 
 Changes are found by size and mtime and confirmed by a content hash; only changed
-documents are parsed (in parallel, through the parse cache), chunked and written, in one
-transaction per batch. Files gone from disk are marked deleted.
+documents are parsed (in parallel, through the parse cache), chunked and written. Rows are
+prepared outside the database and committed in batches, every `COMMIT_S` seconds or
+`BATCH` documents, each with the run's progress (`fsnb.index.runs`): the file is held only
+while a batch is written, so other processes read what is committed meanwhile, and a
+killed run loses at most its last batch. Files gone from disk are marked deleted.
+
+A file that cannot be read (permission denied, gone, not a regular file) gets a one-line
+reason and the rest goes on; a file larger than the cap (`FSNB_MAX_INDEX_MB`) is indexed
+by its metadata only; a name that is not valid UTF-8 is stored with its bad bytes escaped.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
-from collections import Counter
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from fsnb.documents import Document, supported
+from fsnb.documents import supported
 from fsnb.documents.batch import parse_many
 from fsnb.errors import ParseError
-from fsnb.index.chunking import chunk_document
-from fsnb.index.metadata import discover_schema, extract_metadata
+from fsnb.index import changes, runs
+from fsnb.index.changes import FileRow, Known
+from fsnb.index.metadata import discover_schema
 from fsnb.index.search import cluster_terms
-from fsnb.security import Sandbox, Sensitivity
-from fsnb.text import tokenize
+from fsnb.index.writer import Entry, prepare, write
+from fsnb.security import Sandbox
 
 if TYPE_CHECKING:
     import duckdb
 
     from fsnb.index.store import Store
 
-BATCH = 32
-_CATEGORIES = {
-    "document": {".pdf", ".docx", ".pptx", ".xlsx", ".html", ".htm", ".md", ".markdown", ".csv"},
-    "image": {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".tif", ".tiff", ".bmp"},
-    "archive": {".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar"},
-    "code": {".py", ".js", ".ts", ".java", ".go", ".rs", ".c", ".h", ".cpp", ".rb", ".php", ".sh"},
-    "data": {".json", ".jsonl", ".yaml", ".yml", ".toml", ".xml", ".parquet", ".sqlite", ".db"},
-}
-
-
-def category(path: PurePosixPath) -> str:
-    suffix = path.suffix.lower()
-    kind = next((name for name, exts in _CATEGORIES.items() if suffix in exts), None)
-    return kind or ("text" if supported(str(path)) else "other")
+#: A batch is committed when it holds this many documents or is this many seconds old
+#: (longer when commits are slow: see `_Batches`).
+BATCH = 256
+COMMIT_S = 1.0
 
 
 @dataclass
@@ -61,6 +58,10 @@ class IndexReport:
     skipped: int = 0
     files: int = 0
     duration_s: float = 0.0
+    #: Files indexed with a caveat (e.g. a name that is not valid UTF-8), and why.
+    warnings: dict[str, str] = field(default_factory=dict)
+    #: Where a damaged index file was moved by a rebuild.
+    set_aside: str | None = None
 
     def counts(self) -> dict[str, Any]:
         return {
@@ -75,10 +76,11 @@ class IndexReport:
         }
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per changed or failed file: path, change, reason."""
+        """One row per changed, failed or warned-about file: path, change, reason."""
         rows = [(p, "added", "") for p in self.added] + [(p, "updated", "") for p in self.updated]
         rows += [(p, "deleted", "") for p in self.deleted]
         rows += [(p, "failed", why) for p, why in self.failed.items()]
+        rows += [(p, "warning", why) for p, why in self.warnings.items()]
         return pd.DataFrame(rows, columns=["path", "change", "reason"])
 
     def __repr__(self) -> str:
@@ -90,22 +92,6 @@ class IndexReport:
         return f"<p>Indexed {self.root}: {summary}</p>" + self.to_frame().to_html(index=False)
 
 
-@dataclass
-class _FileRow:
-    path: str
-    size: int
-    mtime_ns: int
-    sensitivity: str
-
-
-def _hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def corpus_id(con: duckdb.DuckDBPyConnection, root: str, *, create: bool = True) -> int | None:
     """The id of the corpus rooted at `root` (created when missing and `create`)."""
     if create:
@@ -115,122 +101,151 @@ def corpus_id(con: duckdb.DuckDBPyConnection, root: str, *, create: bool = True)
 
 
 def index_folder(
-    store: Store, folder: str | Path, *, progress: bool = True, workers: int | None = None
+    store: Store,
+    folder: str | Path,
+    *,
+    progress: bool = True,
+    workers: int | None = None,
+    max_mb: float | None = None,
 ) -> IndexReport:
-    """Bring the index of `folder` up to date and return what changed."""
+    """Bring the index of `folder` up to date and return what changed.
+
+    Files larger than `max_mb` (default `FSNB_MAX_INDEX_MB`, else 50) are indexed by their
+    metadata only.
+    """
     began = time.monotonic()
     started_at = datetime.now(timezone.utc).replace(tzinfo=None)
     box = Sandbox(folder)
-    root = str(box.root)
-    report = IndexReport(root)
-    on_disk: dict[str, _FileRow] = {}
-    file_rows = []
-    for file, verdict in box.walk():
-        if verdict.level in (Sensitivity.BLOCK, Sensitivity.SKIP) or file.is_symlink():
-            report.skipped += 1
-            continue
-        try:
-            stat = file.stat()
-        except OSError:
-            report.skipped += 1
-            continue
-        rel = box.relative(file)
-        pure = PurePosixPath(rel)
-        on_disk[rel] = _FileRow(rel, stat.st_size, stat.st_mtime_ns, verdict.level.value)
-        file_rows.append(
-            (
-                rel,
-                pure.name,
-                pure.suffix.lower(),
-                stat.st_size,
-                stat.st_mtime_ns,
-                category(pure),
-                len(pure.parts) - 1,
-                str(pure.parent),
-                verdict.level.value,
-            )
-        )
-    report.files = len(file_rows)
-
+    cap = changes.max_index_bytes(max_mb)
+    report = IndexReport(str(box.root))
     with store.transaction() as con:
-        cid = corpus_id(con, root)
+        cid = corpus_id(con, report.root)
+        run = runs.begin(con, cid)
         known = {
-            path: (size, mtime, digest)
-            for path, size, mtime, digest in con.execute(
-                "SELECT path, size, mtime_ns, content_hash FROM documents "
+            path: Known(*rest)
+            for path, *rest in con.execute(
+                "SELECT path, size, mtime_ns, content_hash, error FROM documents "
                 "WHERE corpus_id = ? AND NOT deleted",
                 [cid],
             ).fetchall()
         }
-        files = pd.DataFrame(
-            file_rows,
-            columns=[
-                "path",
-                "name",
-                "extension",
-                "size",
-                "mtime_ns",
-                "category",
-                "depth",
-                "parent",
-                "sensitivity",
-            ],
-        )
+    try:
+        touched = _index(store, box, cid, run, known, cap, report, progress, workers)
+        report.duration_s = time.monotonic() - began
+        _finish(store, cid, run, report, touched, started_at)
+    except BaseException as exc:
+        state = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+        why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        with suppress(Exception), store.transaction() as con:
+            runs.update(con, run, state=state, error=why)
+        raise
+    cluster_terms(store)
+    return report
+
+
+def _index(
+    store: Store,
+    box: Sandbox,
+    cid: int,
+    run: int,
+    known: dict[str, Known],
+    cap: int,
+    report: IndexReport,
+    progress: bool,
+    workers: int | None,
+) -> list[FileRow]:
+    """Scan, plan, write the files and the changed documents; return the touched files."""
+    on_disk = changes.scan(box, report)
+    plan = changes.plan(on_disk, known, cap, report)
+    report.files = len(on_disk)
+    files = pd.DataFrame([row.columns() for row in on_disk.values()], columns=changes.FILE_COLUMNS)
+    with store.transaction() as con:
         con.execute("DELETE FROM files WHERE corpus_id = ?", [cid])
         con.register("new_files", files)
         con.execute("INSERT INTO files SELECT ?, * FROM new_files", [cid])
         con.unregister("new_files")
+        runs.update(con, run, state="running", total=len(plan.parse) + len(plan.problems))
 
-    to_parse: list[tuple[str, str]] = []  # (path, hash)
-    touched: list[tuple[str, int, int]] = []
-    for rel, row in on_disk.items():
-        if not supported(rel):
-            continue
-        old = known.get(rel)
-        if old and old[0] == row.size and old[1] == row.mtime_ns:
-            report.unchanged += 1
-            continue
-        digest = _hash(box.root / rel)
-        if old and old[2] == digest:
-            report.unchanged += 1
-            touched.append((rel, row.size, row.mtime_ns))
-            continue
-        to_parse.append((rel, digest))
-    gone = sorted(set(known) - {p for p in on_disk if supported(p)})
-
-    bar = _progress(len(to_parse), root) if progress and to_parse else None
-    batch: list[tuple[str, str, Document | ParseError]] = []
-    hashes = dict(to_parse)
-    paths = [box.root / rel for rel, _ in to_parse]
-    for path, result in parse_many(paths, workers=workers):
-        rel = box.relative(path)
-        batch.append((rel, hashes[rel], result))
+    batches = _Batches(store, cid, run, known, report)
+    for entry in plan.problems:
+        batches.add(entry)
+    bar = _progress(len(plan.parse), report.root) if progress and plan.parse else None
+    rows = {row.file: (row, digest) for row, digest in plan.parse}
+    for path, result in parse_many(list(rows), workers=workers):
+        row, digest = rows[path]
+        if isinstance(result, ParseError):
+            batches.add(Entry(row.path, row.size, row.mtime_ns, digest, result.why))
+        else:
+            batches.add(prepare(row.path, row.size, row.mtime_ns, digest, result))
         if bar is not None:
             bar.update(1)
-        if len(batch) >= BATCH:
-            _write(store, cid, batch, known, on_disk, report)
-            batch = []
-    if batch:
-        _write(store, cid, batch, known, on_disk, report)
+    batches.flush()
     if bar is not None:
         bar.close()
+    report.deleted = sorted(set(known) - {p for p in on_disk if supported(p)})
+    return plan.touched
 
+
+class _Batches:
+    """Entries committed with the run's progress when `BATCH` are pending or the oldest has
+    waited `COMMIT_S` seconds, or ten times as long as the last commit took (so commits
+    never take more than about a tenth of the time)."""
+
+    def __init__(
+        self, store: Store, cid: int, run: int, known: dict[str, Known], report: IndexReport
+    ) -> None:
+        self.store, self.cid, self.run, self.known, self.report = store, cid, run, known, report
+        self.pending: list[Entry] = []
+        self.done = 0
+        self.last = time.monotonic()
+        self.every = COMMIT_S
+
+    def add(self, entry: Entry) -> None:
+        self.pending.append(entry)
+        if len(self.pending) >= BATCH or time.monotonic() - self.last >= self.every:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            began = time.monotonic()
+            with self.store.transaction() as con:
+                write(con, self.cid, self.pending)
+                runs.update(con, self.run, done=self.done + len(self.pending))
+            self.every = max(COMMIT_S, 10 * (time.monotonic() - began))
+            self.done += len(self.pending)
+            for entry in self.pending:
+                if entry.error is not None:
+                    self.report.failed[entry.path] = entry.error
+                else:
+                    changed = entry.path in self.known
+                    (self.report.updated if changed else self.report.added).append(entry.path)
+            self.pending = []
+        self.last = time.monotonic()
+
+
+def _finish(
+    store: Store,
+    cid: int,
+    run: int,
+    report: IndexReport,
+    touched: list[FileRow],
+    started_at: datetime,
+) -> None:
+    """Record new mtimes and deletions, the schema and the scan; mark the run finished."""
+    counts = report.counts()
     with store.transaction() as con:
-        for rel, size, mtime in touched:
+        for row in touched:
             con.execute(
                 "UPDATE documents SET size = ?, mtime_ns = ? WHERE corpus_id = ? AND path = ?",
-                [size, mtime, cid, rel],
+                [row.size, row.mtime_ns, cid, row.path],
             )
-        for rel in gone:
+        for rel in report.deleted:
             _forget_chunks(con, cid, rel)
             con.execute(
                 "UPDATE documents SET deleted = true, text = NULL WHERE corpus_id = ? AND path = ?",
                 [cid, rel],
             )
-        report.deleted = gone
         _store_schema(con, cid)
-        report.duration_s = time.monotonic() - began
-        counts = report.counts()
         con.execute(
             "INSERT INTO scan_log (corpus_id, started_at, duration_s, added, updated, unchanged,"
             " deleted, failed, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -243,12 +258,28 @@ def index_folder(
                 counts["unchanged"],
                 counts["deleted"],
                 counts["failed"],
-                json.dumps({"failed": report.failed}),
+                json.dumps({"failed": report.failed, "warnings": report.warnings}),
             ],
         )
         con.execute("UPDATE corpora SET indexed_at = current_timestamp WHERE id = ?", [cid])
-    cluster_terms(store)
-    return report
+        runs.update(con, run, state="finished")
+
+
+def forget_folder(store: Store, folder: str | Path) -> None:
+    """Drop what the index holds about `folder` (documents, chunks, terms, files, schema),
+    so that the next `index_folder` indexes it from scratch."""
+    with store.transaction() as con:
+        cid = corpus_id(con, str(Sandbox(folder).root), create=False)
+        if cid is None:
+            return
+        for table in ("terms", "chunks"):
+            con.execute(
+                f"DELETE FROM {table} WHERE doc_id IN"
+                " (SELECT id FROM documents WHERE corpus_id = ?)",
+                [cid],
+            )
+        for table in ("documents", "files", "schemas"):
+            con.execute(f"DELETE FROM {table} WHERE corpus_id = ?", [cid])
 
 
 def _progress(total: int, root: str) -> Any:
@@ -264,91 +295,6 @@ def _forget_chunks(con: duckdb.DuckDBPyConnection, cid: int, rel: str) -> None:
             "(SELECT id FROM documents WHERE corpus_id = ? AND path = ?)",
             [cid, rel],
         )
-
-
-def _write(
-    store: Store,
-    cid: int,
-    batch: list[tuple[str, str, Document | ParseError]],
-    known: dict[str, Any],
-    on_disk: dict[str, _FileRow],
-    report: IndexReport,
-) -> None:
-    """Replace the rows of a batch of documents in one transaction."""
-    chunk_rows: list[tuple[Any, ...]] = []
-    term_rows: list[tuple[Any, ...]] = []
-    with store.transaction() as con:
-        for rel, digest, result in batch:
-            row = on_disk[rel]
-            _forget_chunks(con, cid, rel)
-            con.execute("DELETE FROM documents WHERE corpus_id = ? AND path = ?", [cid, rel])
-            if isinstance(result, ParseError):
-                report.failed[rel] = result.why
-                con.execute(
-                    "INSERT INTO documents (corpus_id, path, size, mtime_ns, content_hash, error)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    [cid, rel, row.size, row.mtime_ns, digest, result.why],
-                )
-                continue
-            (report.updated if rel in known else report.added).append(rel)
-            meta = extract_metadata(result.text, title=result.title, path=rel, format=result.format)
-            doc_id = con.execute(
-                "INSERT INTO documents (corpus_id, path, title, format, pages, chars, text,"
-                " content_hash, metadata, parser, warnings, size, mtime_ns, spans)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                [
-                    cid,
-                    rel,
-                    result.title,
-                    result.format,
-                    result.pages,
-                    len(result.text),
-                    result.text,
-                    digest,
-                    json.dumps(meta, default=str),
-                    result.parser,
-                    json.dumps(result.warnings),
-                    row.size,
-                    row.mtime_ns,
-                    json.dumps(result.to_dict()["spans"]),
-                ],
-            ).fetchone()[0]
-            for chunk in chunk_document(result):
-                counts = Counter(tokenize(f"{chunk.heading}\n{chunk.text}"))
-                chunk_rows.append(
-                    (
-                        doc_id,
-                        chunk.position,
-                        chunk.text,
-                        chunk.start,
-                        chunk.end,
-                        chunk.page,
-                        chunk.heading,
-                        sum(counts.values()),
-                    )
-                )
-                term_rows.extend((doc_id, chunk.position, t, n) for t, n in counts.items())
-        if chunk_rows:
-            chunks = pd.DataFrame(
-                chunk_rows,
-                columns=[
-                    "doc_id",
-                    "position",
-                    "text",
-                    "start_char",
-                    "end_char",
-                    "page",
-                    "heading",
-                    "n_terms",
-                ],
-            )
-            terms = pd.DataFrame(term_rows, columns=["doc_id", "position", "term", "tf"])
-            con.register("new_chunks", chunks)
-            con.register("new_terms", terms)
-            con.execute("INSERT INTO chunks SELECT * FROM new_chunks")
-            con.execute("INSERT INTO terms SELECT * FROM new_terms")
-            con.unregister("new_chunks")
-            con.unregister("new_terms")
 
 
 def _store_schema(con: duckdb.DuckDBPyConnection, cid: int) -> None:

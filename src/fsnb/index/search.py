@@ -27,6 +27,7 @@ import duckdb
 import pandas as pd
 
 from fsnb.errors import FsnbError
+from fsnb.index import runs
 from fsnb.index.filters import compile_filter
 from fsnb.index.store import Store
 from fsnb.text import STOPWORDS, stem, tokenize
@@ -57,15 +58,25 @@ Mode = Literal["auto", "bm25", "vector", "hybrid"]
 class NotIndexed(FsnbError):
     """The folder has no corpus in the index."""
 
-    def __init__(self, folder: Folder) -> None:
+    def __init__(self, folder: Folder, why: str = "") -> None:
         self.folder = str(folder)
         super().__init__(
-            f"{self.folder} is not indexed: run `fsnb index {self.folder}` "
-            f"or Index().add_folder({self.folder!r})"
+            f"{self.folder} is not indexed{f' ({why})' if why else ''}: "
+            f"run `fsnb index {self.folder}` or Index().add_folder({self.folder!r})"
         )
 
 
 # -- corpus, schema, filters ---------------------------------------------------------
+
+
+class IndexingInProgress(NotIndexed):
+    """The folder is being indexed and none of its documents is committed yet."""
+
+    def __init__(self, folder: Folder, progress: str) -> None:
+        self.folder = str(folder)
+        self.progress = progress
+        msg = f"{self.folder} is not searchable yet ({progress}): try again in a moment"
+        FsnbError.__init__(self, msg)
 
 
 def corpus_of(con: duckdb.DuckDBPyConnection, folder: Folder) -> int:
@@ -86,7 +97,33 @@ def session(source: Source, folder: Folder) -> Iterator[tuple[duckdb.DuckDBPyCon
     if not source.path.exists():
         raise NotIndexed(folder)
     with source.connect(read_only=True) as con:
-        yield con, corpus_of(con, folder)
+        cid = corpus_of(con, folder)
+        _check_committed(con, cid, folder)
+        yield con, cid
+
+
+def indexing(con: duckdb.DuckDBPyConnection, cid: int) -> str | None:
+    """How the latest indexing run of corpus `cid` stands ('indexing in progress: 120 of
+    500 documents committed', 'indexing interrupted: ...'), or None once it finished."""
+    run = runs.latest(con, cid)
+    return run.describe() if run and run.status != "finished" else None
+
+
+def _check_committed(con: duckdb.DuckDBPyConnection, cid: int, folder: Folder) -> None:
+    """`NotIndexed` saying why when a corpus whose indexing has not finished has no documents."""
+    run = runs.latest(con, cid)
+    if run is None:  # a corpus row made for a scratchpad, never indexed
+        (indexed_at,) = con.execute("SELECT indexed_at FROM corpora WHERE id = ?", [cid]).fetchone()
+        if indexed_at is None:
+            raise NotIndexed(folder)
+        return
+    if run.status == "finished":
+        return
+    if con.execute("SELECT 1 FROM documents WHERE corpus_id = ? LIMIT 1", [cid]).fetchone():
+        return
+    if run.active:
+        raise IndexingInProgress(folder, run.describe())
+    raise NotIndexed(folder, run.describe())
 
 
 def schema_of(con: duckdb.DuckDBPyConnection, cid: int) -> dict[str, str]:

@@ -6,6 +6,10 @@ retries (with backoff) instead of failing, and gives up with a clear `DatabaseLo
 after `lock_timeout_s`. Readers open read-only. Within one process, connections to the
 same file are serialized by a lock, since DuckDB refuses two connections with different
 configurations (read-only and read-write) in one process.
+
+A file DuckDB cannot read (truncated, overwritten, not a database) raises
+`DatabaseDamaged`, whether on opening or in a query; `Store.set_aside` moves it (and its
+WAL) out of the way, kept, so that a rebuild starts a new file.
 """
 
 from __future__ import annotations
@@ -15,14 +19,14 @@ import random
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import duckdb
 
 from fsnb.errors import FsnbError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Each migration brings the schema from version i to i + 1.
 MIGRATIONS: list[str] = [
@@ -129,11 +133,43 @@ MIGRATIONS: list[str] = [
         clustered_at TIMESTAMP DEFAULT current_timestamp
     );
     """,
+    # 3: one row per indexing run, updated with each batch commit, so that other processes
+    # can tell a folder being indexed (and how far it got) from one that is not indexed.
+    """
+    CREATE SEQUENCE IF NOT EXISTS run_ids START 1;
+    CREATE TABLE IF NOT EXISTS index_runs (
+        id INTEGER NOT NULL DEFAULT nextval('run_ids'),
+        corpus_id INTEGER NOT NULL,
+        state VARCHAR NOT NULL,
+        total INTEGER,
+        done INTEGER NOT NULL DEFAULT 0,
+        pid INTEGER NOT NULL,
+        host VARCHAR NOT NULL,
+        started_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+        updated_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+        error VARCHAR
+    );
+    """,
 ]
 
 
 class DatabaseLocked(FsnbError):
     """Another process kept the database file locked for longer than we waited."""
+
+
+class DatabaseDamaged(FsnbError):
+    """The database file cannot be read: truncated, overwritten or not a DuckDB file."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(
+            f"the index {path} is damaged ({why}): run `fsnb index FOLDER --rebuild` "
+            "or Index().rebuild(FOLDER) to move it aside and rebuild"
+        )
+        self.path = path
+        self.why = why
+
+    def __reduce__(self) -> tuple[type, tuple[Path, str]]:
+        return type(self), (self.path, self.why)
 
 
 def default_db_path() -> Path:
@@ -155,6 +191,30 @@ def _is_lock_error(exc: Exception) -> bool:
     return "lock" in text and ("conflict" in text or "could not set" in text)
 
 
+#: DuckDB's file headers; a shorter file is being created, or damaged if it stays so for
+#: `CREATING_S` seconds.
+HEADER_BYTES = 3 * 4096
+CREATING_S = 1.0
+#: What DuckDB says when the bytes of a database file (or its WAL) are not what it wrote.
+_DAMAGE = (
+    "could not read enough bytes",
+    "not a valid duckdb database file",
+    "corrupt database file",
+    "does not match stored checksum",
+    "replaying wal",
+)
+
+
+def _damage(exc: BaseException) -> str | None:
+    """The first line of a DuckDB error that means the file is damaged, else None."""
+    if not isinstance(exc, duckdb.Error):
+        return None
+    line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    text = str(exc).lower()
+    hit = isinstance(exc, duckdb.SerializationException) or any(m in text for m in _DAMAGE)
+    return line if hit else None
+
+
 class Store:
     """One DuckDB file; `connect()` hands out short-lived connections."""
 
@@ -167,22 +227,34 @@ class Store:
         return f"Store({str(self.path)!r})"
 
     def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
-        deadline = time.monotonic() + self.lock_timeout_s
+        began = time.monotonic()
         delay = 0.02
         while True:
             try:
                 return duckdb.connect(str(self.path), read_only=read_only)
-            except duckdb.IOException as exc:
-                if not _is_lock_error(exc) or time.monotonic() > deadline:
-                    if _is_lock_error(exc):
-                        msg = (
-                            f"database {self.path} is locked by another process "
-                            f"(waited {self.lock_timeout_s:.0f} s): {str(exc).splitlines()[0]}"
-                        )
-                        raise DatabaseLocked(msg) from None
+            except duckdb.Error as exc:
+                waited = time.monotonic() - began
+                if why := _damage(exc):
+                    if not (self._headerless() and waited < CREATING_S):
+                        raise DatabaseDamaged(self.path, why) from None
+                elif not _is_lock_error(exc):
                     raise
+                elif waited > self.lock_timeout_s:
+                    msg = (
+                        f"database {self.path} is locked by another process "
+                        f"(waited {self.lock_timeout_s:.0f} s): {str(exc).splitlines()[0]}"
+                    )
+                    raise DatabaseLocked(msg) from None
             time.sleep(delay * (1 + random.random()))
             delay = min(delay * 2, 0.5)
+
+    def _headerless(self) -> bool:
+        """Whether the file is shorter than DuckDB's headers, as while another process
+        creates it (then opening it fails as if it were damaged, for a moment)."""
+        try:
+            return self.path.stat().st_size < HEADER_BYTES
+        except OSError:
+            return True
 
     @contextmanager
     def connect(self, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -199,8 +271,13 @@ class Store:
                     migrate(con)
                     self._migrated = True
                 yield con
+            except duckdb.Error as exc:
+                if why := _damage(exc):
+                    raise DatabaseDamaged(self.path, why) from None
+                raise
             finally:
-                con.close()
+                with suppress(duckdb.Error):
+                    con.close()
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -210,9 +287,32 @@ class Store:
             try:
                 yield con
             except BaseException:
-                con.execute("ROLLBACK")
+                with suppress(duckdb.Error):  # keep the first error, e.g. a damaged file
+                    con.execute("ROLLBACK")
                 raise
             con.execute("COMMIT")
+
+    def set_aside(self, label: str = "damaged") -> Path | None:
+        """Rename the file (and its WAL) to `<name>.<label>-YYYYmmdd-HHMMSS`; None if absent.
+
+        The next connection starts a new, empty database; the old one stays readable
+        by DuckDB under its new name (its WAL moves with it).
+        """
+        with _process_lock(self.path):
+            if not self.path.exists():
+                return None
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            target = self.path.with_name(f"{self.path.name}.{label}-{stamp}")
+            n = 1
+            while target.exists():
+                n += 1
+                target = self.path.with_name(f"{self.path.name}.{label}-{stamp}-{n}")
+            wal = self.path.with_name(self.path.name + ".wal")
+            self.path.rename(target)
+            if wal.exists():
+                wal.rename(target.with_name(target.name + ".wal"))
+            self._migrated = False
+            return target
 
 
 def migrate(con: duckdb.DuckDBPyConnection) -> int:

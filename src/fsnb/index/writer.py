@@ -1,0 +1,151 @@
+"""A batch of documents' rows, prepared outside the database and written in bulk.
+
+Metadata, chunks and terms are computed before the connection opens (`prepare`), so the
+database file is held only for the few set-based statements of `write`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from fsnb.index.chunking import chunk_document
+from fsnb.index.metadata import extract_metadata
+from fsnb.text import tokenize
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from fsnb.documents import Document
+
+DOCUMENT_COLUMNS = [
+    "title", "format", "pages", "chars", "text", "metadata", "parser", "warnings", "spans",
+]  # fmt: skip
+CHUNK_COLUMNS = ["position", "text", "start_char", "end_char", "page", "heading", "n_terms"]
+
+
+@dataclass
+class Entry:
+    """One document's rows: parsed (`fields`, `chunks`, `terms`) or an `error`."""
+
+    path: str
+    size: int | None
+    mtime_ns: int | None
+    digest: str | None
+    error: str | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+    chunks: list[tuple[Any, ...]] = field(default_factory=list)
+    terms: list[tuple[int, str, int]] = field(default_factory=list)
+
+
+def utf8(text: str) -> str:
+    """`text` as DuckDB can store it: lone surrogates (undecodable bytes) become '?'."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def prepare(path: str, size: int, mtime_ns: int, digest: str, doc: Document) -> Entry:
+    """The rows of a parsed document: its metadata, chunks and their term counts."""
+    text = utf8(doc.text)
+    if text is not doc.text:
+        doc = replace(doc, text=text)
+    meta = extract_metadata(text, title=doc.title, path=path, format=doc.format)
+    entry = Entry(path, size, mtime_ns, digest)
+    entry.fields = {
+        "title": utf8(doc.title) if doc.title else doc.title,
+        "format": doc.format,
+        "pages": doc.pages,
+        "chars": len(text),
+        "text": text,
+        "metadata": json.dumps(meta, default=str),
+        "parser": doc.parser,
+        "warnings": json.dumps(doc.warnings),
+        "spans": json.dumps(doc.to_dict()["spans"]),
+    }
+    for chunk in chunk_document(doc):
+        counts = Counter(tokenize(f"{chunk.heading}\n{chunk.text}"))
+        entry.chunks.append(
+            (
+                chunk.position,
+                chunk.text,
+                chunk.start,
+                chunk.end,
+                chunk.page,
+                chunk.heading,
+                sum(counts.values()),
+            )
+        )
+        entry.terms.extend((chunk.position, t, n) for t, n in counts.items())
+    return entry
+
+
+def write(con: duckdb.DuckDBPyConnection, cid: int, entries: list[Entry]) -> None:
+    """Replace the rows of `entries` (documents, chunks, terms) in corpus `cid`."""
+    if not entries:
+        return
+    paths = [e.path for e in entries]
+    old = [
+        row[0]
+        for row in con.execute(
+            "SELECT id FROM documents WHERE corpus_id = ? AND path IN (SELECT unnest(?))",
+            [cid, paths],
+        ).fetchall()
+    ]
+    if old:
+        for table in ("terms", "chunks"):
+            con.execute(f"DELETE FROM {table} WHERE doc_id IN (SELECT unnest(?))", [old])
+        con.execute("DELETE FROM documents WHERE id IN (SELECT unnest(?))", [old])
+    ids = [
+        row[0]
+        for row in con.execute(
+            "SELECT nextval('document_ids') FROM range(?)", [len(entries)]
+        ).fetchall()
+    ]
+    docs = pd.DataFrame(
+        [
+            {
+                "id": doc_id,
+                "path": e.path,
+                "size": e.size,
+                "mtime_ns": e.mtime_ns,
+                "content_hash": e.digest,
+                "error": e.error,
+                **{name: e.fields.get(name) for name in DOCUMENT_COLUMNS},
+            }
+            for doc_id, e in zip(ids, entries, strict=True)
+        ]
+    ).astype({"size": "Int64", "mtime_ns": "Int64", "pages": "Int64", "chars": "Int64"})
+    chunks = [(doc_id, *c) for doc_id, e in zip(ids, entries, strict=True) for c in e.chunks]
+    terms = [(doc_id, *t) for doc_id, e in zip(ids, entries, strict=True) for t in e.terms]
+    _insert(con, "documents", docs, "corpus_id", cid)
+    if chunks:
+        _insert(con, "chunks", pd.DataFrame(chunks, columns=["doc_id", *CHUNK_COLUMNS]))
+        _insert(con, "terms", pd.DataFrame(terms, columns=["doc_id", "position", "term", "tf"]))
+
+
+def _insert(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    frame: pd.DataFrame,
+    extra: str | None = None,
+    value: Any = None,
+) -> None:
+    """INSERT the frame's columns by name (plus one constant column `extra`)."""
+    names = [*frame.columns, *([extra] if extra else [])]
+    select = ", ".join(frame.columns) + (", ?" if extra else "")
+    view = f"new_{table}"
+    con.register(view, frame)
+    try:
+        con.execute(
+            f"INSERT INTO {table} ({', '.join(names)}) SELECT {select} FROM {view}",
+            [value] if extra else [],
+        )
+    finally:
+        con.unregister(view)
