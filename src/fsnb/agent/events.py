@@ -62,6 +62,7 @@ class ToolResult(Event):
     target: str = ""
     truncated: bool = False
     ok: bool = True
+    withheld: int = 0  # secret values masked out of `result`
 
 
 @dataclass(kw_only=True)
