@@ -1,8 +1,9 @@
 """A fake Gemini REST server on 127.0.0.1 for the real google-genai client to talk to.
 
-Replies are scripted in a queue (`enqueue`, `enqueue_action`, `enqueue_error`); what the
-client sent is kept in `requests`. With the queue empty the server answers 500 and says so,
-so a test never hangs on it.
+Replies are scripted in a queue (`enqueue`, `enqueue_action`, `enqueue_error`), each
+optionally sent `delay_s` seconds late (cut short when the server stops); what the client
+sent is kept in `requests`. With the queue empty the server answers 500 and says so, so a
+test never hangs on it.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class Scripted:
     status: int
     body: dict[str, Any] | str
     headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
 
 
 def generate_response(
@@ -86,6 +88,7 @@ class FakeGemini:
         self.replies: deque[Scripted] = deque()
         self.requests: list[Sent] = []
         self._lock = threading.Lock()
+        self.stopping = threading.Event()  # ends every delayed reply's wait
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
@@ -99,21 +102,27 @@ class FakeGemini:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
 
     def enqueue(
-        self, body: dict[str, Any] | str, status: int = 200, headers: dict[str, str] | None = None
+        self,
+        body: dict[str, Any] | str,
+        status: int = 200,
+        headers: dict[str, str] | None = None,
+        *,
+        delay_s: float = 0.0,
     ) -> None:
-        self.replies.append(Scripted(status, body, headers or {}))
+        self.replies.append(Scripted(status, body, headers or {}, delay_s))
 
-    def enqueue_action(self, action: dict[str, Any], **usage: Any) -> None:
+    def enqueue_action(self, action: dict[str, Any], *, delay_s: float = 0.0, **usage: Any) -> None:
         """A valid reply carrying `action` as its JSON text (usage: prompt, completion, ...)."""
-        self.enqueue(generate_response(json.dumps(action), **usage))
+        self.enqueue(generate_response(json.dumps(action), **usage), delay_s=delay_s)
 
-    def enqueue_text(self, text: str, **usage: Any) -> None:
-        self.enqueue(generate_response(text, **usage))
+    def enqueue_text(self, text: str, *, delay_s: float = 0.0, **usage: Any) -> None:
+        self.enqueue(generate_response(text, **usage), delay_s=delay_s)
 
     def enqueue_error(
         self,
@@ -151,6 +160,8 @@ def _handler(fake: FakeGemini) -> type[BaseHTTPRequestHandler]:
             self._reply(fake._answer(Sent("GET", self.path, dict(self.headers), None)))
 
         def _reply(self, scripted: Scripted) -> None:
+            if scripted.delay_s:
+                fake.stopping.wait(scripted.delay_s)
             body = scripted.body
             data = (body if isinstance(body, str) else json.dumps(body)).encode()
             self.send_response(scripted.status)

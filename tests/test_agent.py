@@ -215,11 +215,11 @@ def test_background_thread_and_cancel(folder: Path):
     seen: list[str] = []
     handle = Explorer(folder, llm).start("q", on_event=lambda e: seen.append(e.kind))
     assert llm.entered.wait(5)
-    handle.cancel()
+    handle.cancel()  # the LLM call in flight is not waited for
+    result = handle.result(timeout=2)
     llm.release.set()
-    result = handle.result(timeout=10)
     assert result is not None and result.error == "cancelled"
-    assert "tool_result" in seen and seen[-1] == "error"
+    assert seen == ["started", "error"]
 
 
 def test_background_run_completes(folder: Path):

@@ -29,13 +29,20 @@ from fsnb.text import tokenize
 _BLOCK = re.compile(r"\S(?:.*?)(?=\n\s*\n|\Z)", re.S)
 
 
+#: Keywords a name search uses at most: each adds a test per file row.
+MAX_KEYWORDS = 32
+
+
 def keywords(text: str) -> list[str]:
-    """Words worth matching against file names: no stopwords, at least 3 characters."""
+    """The first `MAX_KEYWORDS` words worth matching against file names: no stopwords, at
+    least 3 characters."""
     out: list[str] = []
     for match in WORD.finditer(text):
         word = match.group().lower().replace(",", "")
         if len(word) >= 3 and tokenize(word) and word not in out:
             out.append(word)
+            if len(out) == MAX_KEYWORDS:
+                break
     return out
 
 

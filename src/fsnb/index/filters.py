@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import math
 import re
+import sys
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -65,6 +67,15 @@ _NUMBER = re.compile(
 )
 _SCALES = {"": 1, "k": 10**3, "m": 10**6, "mm": 10**6, "b": 10**9, "bn": 10**9}
 _PARTIAL_DATE = re.compile(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
+#: Past the largest double: a number this long (in digits before the point) is out of range.
+_MAX_DIGITS = len(str(int(sys.float_info.max)))
+#: The day after 9999-12-31, as text: sorts after every ISO date.
+_AFTER_LAST_DAY = "9999-12-32"
+
+
+def _quoted(text: str, limit: int = 40) -> str:
+    """`text` as a repr for a message, cut to `limit` characters."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def _fail(pos: int, message: str) -> FilterError:
@@ -162,14 +173,32 @@ def _parse_value(expr: str, pos: int, bare: re.Pattern[str], op: str) -> tuple[A
 
 
 def _number(text: str) -> int | float | None:
-    """`1,200,000`, `4.2M`, `$5k`, `1e6` as a number; None when `text` is not one."""
+    """`1,200,000`, `4.2M`, `$5k`, `1e6` as a number; None when `text` is not one.
+
+    A number beyond the range of a double is `inf` (with its sign); one too small is 0.
+    """
     match = _NUMBER.fullmatch(text.strip())
     if not match:
         return None
     sign, whole, fraction, exponent, scale = match.groups()
-    number = Decimal(whole.replace(",", "") + (fraction or "")) * _SCALES[(scale or "").lower()]
-    number = number.scaleb(int(exponent or 0)) * (-1 if sign == "-" else 1)
+    mantissa = Decimal(whole.replace(",", "") + (fraction or "")) * _SCALES[(scale or "").lower()]
+    if not mantissa:
+        return 0
+    power, sign_of = _power(exponent), -1 if sign == "-" else 1
+    magnitude = mantissa.adjusted() + power
+    if magnitude >= _MAX_DIGITS:
+        return math.inf * sign_of
+    if magnitude < -400:
+        return 0.0
+    number = mantissa.scaleb(power) * sign_of
     return int(number) if number == number.to_integral_value() else float(number)
+
+
+def _power(exponent: str | None) -> int:
+    """The exponent of `1e6`, clamped to ±10**7 (past that every number is 0 or too big)."""
+    digits = (exponent or "").lstrip("+-").lstrip("0") or "0"
+    power = int(digits) if len(digits) <= 7 else 10**7
+    return -power if (exponent or "").startswith("-") else power
 
 
 def _kind(ftype: str) -> tuple[str, bool]:
@@ -192,10 +221,10 @@ def _resolve(condition: Condition, fields: dict[str, str]) -> str:
     folded = {name.lower(): name for name in fields}
     if condition.field.lower() in folded:
         return folded[condition.field.lower()]
-    close = difflib.get_close_matches(condition.field, list(fields), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(condition.field[:100], list(fields), n=1, cutoff=0.6)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     known = ", ".join(sorted(fields))
-    msg = f"unknown filter field '{condition.field}'{hint}; known fields: {known}"
+    msg = f"unknown filter field {_quoted(condition.field)}{hint}; known fields: {known}"
     raise FilterError(msg)
 
 
@@ -215,13 +244,10 @@ def _coerce(condition: Condition, name: str, ftype: str) -> list[Any]:
         if kind == "number":
             is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
             number = value if is_number else _number(text)
-            if number is None:
-                msg = f"'{name}' is a number field; {text!r} is not a number"
-                raise FilterError(msg)
-            out.append(float(number))
+            out.append(_finite(name, text, number))
         elif kind == "boolean":
             if text.lower() not in ("true", "false"):
-                msg = f"'{name}' is a boolean field; use true or false, not {text!r}"
+                msg = f"'{name}' is a boolean field; use true or false, not {_quoted(text)}"
                 raise FilterError(msg)
             out.append(text.lower() == "true")
         elif kind == "date" and condition.op != "~":
@@ -229,6 +255,21 @@ def _coerce(condition: Condition, name: str, ftype: str) -> list[Any]:
         else:
             out.append(text.lower())
     return out
+
+
+def _finite(name: str, text: str, number: float | None) -> float:
+    """`number` as a finite float; FilterError when it is not a number or out of range."""
+    if number is None or number != number:  # None, or NaN
+        msg = f"'{name}' is a number field; {_quoted(text)} is not a number"
+        raise FilterError(msg)
+    try:
+        value = float(number)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value):
+        msg = f"'{name}': {_quoted(text)} is out of range (numbers go up to about 1.8e308)"
+        raise FilterError(msg)
+    return value
 
 
 def _date_bounds(name: str, text: str) -> tuple[str, str, str]:
@@ -240,15 +281,21 @@ def _date_bounds(name: str, text: str) -> tuple[str, str, str]:
         year, month, day = (int(g) if g else 0 for g in match.groups())
         start = dt.date(year, month or 1, day or 1)
     except ValueError:
-        msg = f"'{name}' is a date field; use a date like 2025-02-15, 2025-02 or 2025, not {text!r}"
+        example = "use a date like 2025-02-15, 2025-02 or 2025"
+        msg = f"'{name}' is a date field; {example}, not {_quoted(text)}"
         raise FilterError(msg) from None
-    if day:
-        end, prefix = start + dt.timedelta(days=1), start.isoformat()
-    elif month:
-        end, prefix = dt.date(year + (month == 12), month % 12 + 1, 1), start.isoformat()[:7]
-    else:
-        end, prefix = dt.date(year + 1, 1, 1), start.isoformat()[:4]
-    return start.isoformat(), end.isoformat(), prefix
+    prefix = start.isoformat()[: 10 if day else 7 if month else 4]
+    try:
+        if day:
+            end = start + dt.timedelta(days=1)
+        elif month:
+            end = dt.date(year + (month == 12), month % 12 + 1, 1)
+        else:
+            end = dt.date(year + 1, 1, 1)
+        after = end.isoformat()
+    except (OverflowError, ValueError):  # the period ends with the year 9999
+        after = _AFTER_LAST_DAY
+    return start.isoformat(), after, prefix
 
 
 def check_fields(conditions: list[Condition], schema: dict[str, str]) -> None:

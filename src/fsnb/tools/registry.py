@@ -4,7 +4,8 @@ A tool is a function whose keyword-only `root` argument is the sandbox root (and
 tools that need it, `db`: the DuckDB file) and whose other parameters are what the LLM
 supplies. Its JSON schema comes from the signature
 (through pydantic) and its descriptions from the docstring; arguments are validated
-before the call, and every failure comes back as text the LLM can read.
+before the call, and every failure comes back as text the LLM can read: expected ones
+(`tool_errors`) as their message, anything else as "error: <tool> failed: <Type>: ...".
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from fsnb.errors import AccessDenied, FsnbError, ToolError
 ToolFunction = Callable[..., str]
 #: Keyword-only parameters the caller supplies, never the LLM.
 CONTEXT_PARAMS = frozenset({"root", "db"})
+#: How a tool's error line begins; such a line is cut to `MAX_ERROR_CHARS` (it may echo input).
+ERROR_PREFIXES = ("error:", "access denied:")
+MAX_ERROR_CHARS = 1_000
 
 
 def tool_errors(func: ToolFunction) -> ToolFunction:
@@ -43,6 +47,21 @@ def tool_errors(func: ToolFunction) -> ToolFunction:
             return f"error: {exc}"
 
     return wrapper
+
+
+def describe(exc: BaseException, limit: int = 300) -> str:
+    """`Type: message` of an exception, on one line of at most about `limit` characters."""
+    message = _cut(" ".join(str(exc).split()), limit)
+    return type(exc).__name__ + (f": {message}" if message else "")
+
+
+def failure_line(tool: str, exc: BaseException) -> str:
+    """An unexpected exception from a tool as the error line the LLM reads."""
+    return f"error: {tool} failed: {describe(exc)}"
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _docstring_parts(func: Callable[..., Any]) -> tuple[str, dict[str, str]]:
@@ -102,11 +121,11 @@ class Tool:
                 f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
                 for e in exc.errors()
             )
-            msg = f"invalid arguments for {self.name}: {problems}"
+            msg = f"invalid arguments for {self.name}: {_cut(problems, 500)}"
             raise ToolError(msg) from None
 
     def __call__(self, arguments: dict[str, Any], *, root: str, **context: Any) -> str:
-        """Validate and run; invalid arguments come back as an error line.
+        """Validate and run; invalid arguments and any failure come back as an error line.
 
         `context` (e.g. `db`) is passed on to tools whose signature takes it.
         """
@@ -116,7 +135,12 @@ class Tool:
             return f"error: {exc}"
         accepted = inspect.signature(self.function).parameters
         extra = {k: v for k, v in context.items() if k in accepted and v is not None}
-        return self.function(**kwargs, root=root, **extra)
+        try:
+            text = self.function(**kwargs, root=root, **extra)
+        except Exception as exc:  # a tool's bug or an unforeseen input must not end the run
+            return failure_line(self.name, exc)
+        text = text if isinstance(text, str) else str(text)
+        return _cut(text, MAX_ERROR_CHARS) if text.startswith(ERROR_PREFIXES) else text
 
 
 class Registry:
@@ -147,5 +171,8 @@ class Registry:
     def call(self, name: str, arguments: dict[str, Any], *, root: str, **context: Any) -> str:
         """Run a tool by name; an unknown name is an error line listing the known ones."""
         if name not in self.tools:
-            return f"error: unknown tool '{name}'; available tools: {', '.join(self.tools)}"
+            known = ", ".join(self.tools)
+            return f"error: unknown tool {_cut(name, 60)!r}; available tools: {known}"
+        if not isinstance(arguments, dict):
+            return f"error: arguments for {name} must be an object, not {type(arguments).__name__}"
         return self.tools[name](arguments, root=root, **context)

@@ -1,0 +1,48 @@
+"""Size limits of what goes to the LLM: the question, and each tool result.
+
+A question is checked (an empty one is refused) and a long one is cut in the middle with a
+note; a long tool result is cut with a note saying how to ask for the rest.
+"""
+
+from __future__ import annotations
+
+from fsnb.errors import FsnbError
+
+
+class EmptyQuestion(FsnbError, ValueError):
+    """An exploration was asked to answer an empty question."""
+
+
+def check_question(task: object) -> None:
+    """Raise `EmptyQuestion` unless `task` is text with something in it."""
+    if not isinstance(task, str) or not task.strip():
+        msg = "the question is empty: ask something about the folder"
+        raise EmptyQuestion(msg)
+
+
+def cut_question(task: str, limit: int | None) -> str:
+    """`task`, or when it is longer than `limit` its beginning and end around a note
+    saying how much was left out (a question's ask is usually at one end)."""
+    if limit is None or len(task) <= limit:
+        return task
+    head = limit * 3 // 4
+    tail = limit - head
+    note = (
+        f"[question cut: {len(task) - limit:,} of its {len(task):,} characters are left out "
+        f"here; the limit is {limit:,} (max_question_chars)]"
+    )
+    return f"{task[:head]}\n{note}\n{task[len(task) - tail :]}"
+
+
+def cut_result(text: str, limit: int) -> tuple[str, bool]:
+    """(text, cut?): a result over the size budget is cut, saying so and how to get the rest."""
+    if len(text) <= limit:
+        return text, False
+    cut = text.rfind("\n", 0, limit)
+    cut = cut if cut > limit // 2 else limit
+    rest = len(text) - cut
+    note = (
+        f"\n[result cut at the size budget: {rest:,} more characters not shown. "
+        "Ask for less: parse_file with offset/limit, a subfolder, or a narrower pattern.]"
+    )
+    return text[:cut] + note, True
