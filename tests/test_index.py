@@ -7,13 +7,13 @@ import textwrap
 import time
 from pathlib import Path
 
-import duckdb
 import pytest
 from conftest import make_pdf
 
 from fsnb.documents import parse
 from fsnb.index import DatabaseLocked, Store
 from fsnb.index.chunking import chunk_document
+from fsnb.index.guard import SqlRefused
 from fsnb.index.index import Index
 from fsnb.index.store import SCHEMA_VERSION
 
@@ -115,7 +115,7 @@ def test_dataframes_and_read_only_sql(index: Index, folder: Path):
     assert status.loc[0, "documents"] == 4 and status.loc[0, "failed"] == 1
     schema = index.schema(folder)
     assert "document_type" in set(schema["field"])
-    with pytest.raises(duckdb.Error, match="read-only"):
+    with pytest.raises(SqlRefused, match="only a SELECT query is allowed here"):
         index.sql("DELETE FROM documents")
     docs = index.documents(folder)
     assert (

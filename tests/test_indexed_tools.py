@@ -10,6 +10,7 @@ from conftest import make_pdf
 
 from fsnb.index.index import Index
 from fsnb.index.vectors import HashEmbedder, embed_corpus
+from fsnb.scratchpad import Scratchpad
 from fsnb.tools import Registry
 from fsnb.tools.indexed import INDEX_TOOLS
 
@@ -93,13 +94,14 @@ def test_semantic_search_uses_stored_vectors(indexed: tuple[str, str], tmp_path:
 def test_a_folder_that_is_not_indexed(indexed: tuple[str, str], tmp_path: Path):
     _, db = indexed
     other = str(tmp_path)
-    expected = f"error: {other} is not indexed: run `fsnb index {other}` or Index().add_folder("
+    expected = "error: this folder is not indexed; use scan_folder, grep and parse_file instead"
+    Scratchpad(db, folder=other).create_table("notes", "note VARCHAR")  # a corpus row, no index
     for name, args in [
         ("semantic_search", {"query": "price"}),
         ("get_document", {"path": "a.pdf"}),
         ("list_indexed_documents", {}),
     ]:
-        assert call(name, other, db, **args).startswith(expected)
+        assert call(name, other, db, **args) == expected
     missing = tmp_path / "none.duckdb"
     assert call("semantic_search", other, str(missing), query="x").startswith(expected)
     assert not missing.exists()
@@ -119,7 +121,7 @@ def test_get_document_pages_the_indexed_text(indexed: tuple[str, str]):
 def test_get_document_errors(indexed: tuple[str, str]):
     root, db = indexed
     assert call("get_document", root, db, path="nope.pdf") == (
-        f"error: nope.pdf is not in the index of {root}"
+        "error: nope.pdf is not in this folder's index"
     )
     assert call("get_document", root, db, path="empty.txt").startswith(
         "error: empty.txt could not be indexed: empty file"
@@ -145,7 +147,7 @@ def test_list_indexed_documents(indexed: tuple[str, str]):
     root, db = indexed
     out = call("list_indexed_documents", root, db)
     lines = out.splitlines()
-    assert lines[0] == f"4 documents indexed under {root}:"
+    assert lines[0] == "4 documents indexed in this folder:"
     assert any(
         line.startswith("agreement.pdf — Share Purchase Agreement (pdf, 2 pages) [")
         and "max_amount=9,000,000" in line
@@ -157,7 +159,7 @@ def test_list_indexed_documents(indexed: tuple[str, str]):
     assert memos.splitlines()[1].startswith("memos/risk_memo.md — ")
     assert "agreement.pdf" not in memos
     nothing = call("list_indexed_documents", root, db, filter="pages>=50")
-    assert nothing == f"no indexed document under {root} matches the filter 'pages>=50'"
+    assert nothing == "no indexed document in this folder matches the filter 'pages>=50'"
     assert call("list_indexed_documents", root, db, filter="format pdf").startswith(
         "error: filter syntax error"
     )

@@ -163,7 +163,7 @@ def test_index_sql_and_connection(
     assert "agreement.pdf" in set(frame["path"])
     deals = ip.run_cell_magic("explore_sql", "", "SELECT name FROM deals")
     assert list(deals["name"]) == ["Falcon"]  # the scratch schema is on the search path
-    assert "read-only" in _usage_error(
+    assert "only a SELECT" in _usage_error(
         lambda: ip.run_cell_magic("explore_sql", "", "DELETE FROM documents")
     )
     assert "no_such_table" in _usage_error(

@@ -2,10 +2,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import unprivileged
 
 from fsnb import scratchpad
 from fsnb.index.store import Store
@@ -148,7 +151,9 @@ def test_query_refuses_anything_but_one_select(pad: Scratchpad, tmp_path: Path):
     pad.create_table("t", "a INTEGER")
     pad.insert("t", [{"a": 1}])
     for sql in NOT_SELECT:
-        with pytest.raises(ScratchpadError, match="only a SELECT query is allowed here, not a"):
+        with pytest.raises(
+            ScratchpadError, match=r"only a SELECT query is allowed here, not an? [A-Z]+ statement"
+        ):
             pad.query(sql)
     for sql in TWO_STATEMENTS:
         with pytest.raises(ScratchpadError, match="one SQL statement at a time, found 2"):
@@ -339,3 +344,50 @@ def test_tool_schemas_describe_every_parameter():
         in schemas["create_table"]["parameters"]["properties"]["columns"]["description"]
     )
     assert schemas["list_tables"]["parameters"]["properties"] == {}
+
+
+READ_ONLY_SCRIPT = """
+import json, sys
+from fsnb.tools import agent_registry
+registry, root, db = agent_registry(), sys.argv[1], sys.argv[2]
+calls = [
+    ("create_table", {"name": "t2", "columns": "a INTEGER"}),
+    ("insert_data", {"table": "t", "rows": '[{"a": 2}]'}),
+    ("drop_table", {"name": "t"}),
+    ("query_data", {"sql": "SELECT sum(a) AS total FROM t"}),
+    ("list_tables", {}),
+]
+for name, args in calls:
+    print(json.dumps([name, registry.call(name, args, root=root, db=db)]))
+"""
+
+
+def test_writes_to_a_read_only_database_are_one_line_errors(tmp_path: Path):
+    """A database the process may not write: every scratch write says so in one line,
+    reads still work, and nothing is lost (a real unprivileged process, as in
+    test_permissions)."""
+    root, folder = tmp_path / "db", tmp_path / "corpus"
+    root.mkdir()
+    folder.mkdir()
+    db = root / "index.duckdb"
+    pad = Scratchpad(db, folder=folder)
+    pad.create_table("t", "a INTEGER")
+    pad.insert("t", [{"a": 1}])
+    db.chmod(0o444)
+    root.chmod(0o555)
+    try:
+        out = subprocess.run(
+            [*unprivileged(), sys.executable, "-c", READ_ONLY_SCRIPT, str(folder), str(db)],
+            capture_output=True, text=True, timeout=120, check=True,
+        ).stdout  # fmt: skip
+    finally:
+        root.chmod(0o755)
+        db.chmod(0o644)
+    lines = dict(json.loads(line) for line in out.splitlines())
+    assert set(lines) == {"create_table", "insert_data", "drop_table", "query_data", "list_tables"}
+    for write in ("create_table", "insert_data", "drop_table"):
+        assert lines[write].startswith("error: ") and "ermission denied" in lines[write], out
+        assert "\n" not in lines[write]
+    assert lines["query_data"].startswith("1 row\n") and lines["query_data"].endswith("1")
+    assert lines["list_tables"].startswith("1 scratchpad table:\n- t: 1 rows")
+    assert pad.rows("t") == 1

@@ -145,7 +145,7 @@ def test_page_requests_for_documents_and_scratchpad(folder: Path):
     panel._handle_custom_msg({"type": "page", "tab": "documents"}, [])
     assert replies[-1]["total"] == 0 and panel.documents == []  # no index file yet
     Index().add_folder(folder, progress=False)
-    pad = Scratchpad()
+    pad = Scratchpad(folder=folder)  # the panel shows its folder's scratchpad
     pad.create_table("deals", {"name": "VARCHAR", "price": "DOUBLE"})
     pad.insert("deals", [{"name": f"deal {i}", "price": i} for i in range(30)])
     panel._handle_custom_msg({"type": "page", "tab": "documents", "page": 0, "size": 2}, [])

@@ -38,7 +38,8 @@ def explore(
 ) -> ExplorationResult:
     """Explore `folder` to answer `task`; blocks and returns the result.
 
-    Options go to `fsnb.agent.Explorer` (max_steps, timeout_s, max_result_chars, ask, ...).
+    Options go to `fsnb.agent.Explorer` (max_steps, timeout_s, max_result_chars, ask, ...);
+    `reveal_secrets=True` sends secret values in files to the LLM unmasked.
     """
     return _explorer(folder, llm, model, **options).run(task)
 

@@ -39,11 +39,13 @@ def _print_frame(frame: pd.DataFrame, as_json: bool) -> None:
             print(frame.to_string(index=False) if len(frame) else "(no rows)")
 
 
-def _explore(args: argparse.Namespace) -> int:
+def _explorer(args: argparse.Namespace) -> Any:
     from fsnb.agent import Explorer
+    from fsnb.agent.limits import check_question
     from fsnb.llm import get_llm
 
-    explorer = Explorer(
+    check_question(args.task)  # before a key or a folder is needed
+    return Explorer(
         args.folder,
         get_llm(args.llm, model=args.model),
         max_steps=args.max_steps,
@@ -52,39 +54,93 @@ def _explore(args: argparse.Namespace) -> int:
         default_answer=args.default_answer,
         db=args.db,
         use_index=args.use_index,
+        reveal_secrets=args.reveal_secrets,
     )
-    if args.json:
-        result = explorer.run(args.task)
-        data = result.to_dict()
-        print(json.dumps({k: data[k] for k in _JSON_KEYS}, indent=2, default=str))
-    else:
-        from fsnb.console import ConsoleView
 
-        view = ConsoleView()
-        result = explorer.run(args.task, on_event=view)
-        view.finish(result)
+
+def _explore(args: argparse.Namespace) -> int:
+    if args.json:
+        return _explore_json(args)
+    from fsnb.console import ConsoleView
+
+    explorer = _explorer(args)
+    view = ConsoleView()
+    result = explorer.run(args.task, on_event=view)
+    view.finish(result)
     return 1 if result.error else 0
+
+
+def _explore_json(args: argparse.Namespace) -> int:
+    """Print exactly one JSON object, whatever happens: the result, or what is known so far
+    with "error" set (exit 2 when the run could not start, 1 when it failed)."""
+    from fsnb.agent import events as ev
+
+    seen: list[ev.Event] = []
+    try:
+        result = _explorer(args).run(args.task, on_event=seen.append)
+    except (Exception, KeyboardInterrupt) as exc:
+        print(json.dumps(_failed_run(args, seen, exc), indent=2, default=str))
+        return 130 if isinstance(exc, KeyboardInterrupt) else 1 if seen else 2
+    data = result.to_dict()
+    print(json.dumps({k: data[k] for k in _JSON_KEYS}, indent=2, default=str))
+    return 1 if result.error else 0
+
+
+def _failed_run(args: argparse.Namespace, seen: list[Any], exc: BaseException) -> dict[str, Any]:
+    """The JSON of a run that raised: usage from its last usage event, the error on one line."""
+    from fsnb.agent import events as ev
+    from fsnb.agent.usage import Usage
+    from fsnb.tools.registry import describe
+
+    usage = Usage().to_dict()
+    updates = [e for e in seen if isinstance(e, ev.UsageUpdate)]
+    if updates:
+        usage.update({k: v for k, v in updates[-1].to_dict().items() if k in usage})
+    started = next((e for e in seen if isinstance(e, ev.Started)), None)
+    expected = isinstance(exc, (FsnbError, OSError, ValueError))
+    error = " ".join(str(exc).split()) if expected else describe(exc)
+    return {
+        "answer": "",
+        "citations": [],
+        "usage": usage,
+        "steps": [],
+        "llm": {
+            "backend": started.backend if started else args.llm,
+            "model": started.model if started else args.model,
+            "note": None,
+        },
+        "error": error or type(exc).__name__,
+    }
 
 
 def _index(args: argparse.Namespace) -> int:
     from fsnb.index import Index
 
-    report = Index(args.db).add_folder(args.folder, progress=sys.stderr.isatty())
+    report = Index(args.db).add_folder(
+        args.folder, progress=sys.stderr.isatty(), rebuild=args.rebuild, max_mb=args.max_mb
+    )
     if args.json:
-        print(json.dumps({**report.counts(), "failed": report.failed}, indent=2))
+        extra = {"failed": report.failed, "warnings": report.warnings}
+        print(json.dumps({**report.counts(), **extra, "set_aside": report.set_aside}, indent=2))
     else:
         print(repr(report))
         for path, why in report.failed.items():
             print(f"  failed {path}: {why}")
+        for path, why in report.warnings.items():
+            print(f"  warning {path}: {why}")
+        if report.set_aside:
+            print(f"  the damaged index was moved to {report.set_aside}")
     return 0
 
 
 def _search(args: argparse.Namespace) -> int:
     from fsnb.index import Index
 
-    hits = Index(args.db).search(
-        args.query, folder=args.folder, filter=args.filter or None, k=args.k
-    )
+    index = Index(args.db)
+    note = index.indexing(args.folder)
+    hits = index.search(args.query, folder=args.folder, filter=args.filter or None, k=args.k)
+    if note:
+        print(f"fsnb: {note}; searched what is committed", file=sys.stderr)
     columns = [c for c in ("path", "page", "score", "ranker", "heading", "highlights") if c in hits]
     _print_frame(hits if args.json else hits[columns], args.json)
     return 0
@@ -93,7 +149,15 @@ def _search(args: argparse.Namespace) -> int:
 def _sql(args: argparse.Namespace) -> int:
     from fsnb.index import Index
 
-    _print_frame(Index(args.db).sql(args.query), args.json)
+    index = Index(args.db)
+    if not index.path.is_file():
+        print(f"fsnb: no index at {index.path} yet: run fsnb index FOLDER first", file=sys.stderr)
+        return 2
+    frame = index.sql(args.query, args.folder, limit=args.limit + 1, timeout_s=args.timeout)
+    _print_frame(frame.head(args.limit), args.json)
+    if len(frame) > args.limit:
+        print(f"[only the first {args.limit:,} rows: aggregate, filter or raise --limit]",
+              file=sys.stderr)  # fmt: skip
     return 0
 
 
@@ -101,9 +165,10 @@ def _status(args: argparse.Namespace) -> int:
     from fsnb.index import Index
 
     index = Index(args.db)
+    status = index.status()
     if not args.json:
         print(f"index: {index.path}")
-    _print_frame(index.status(), args.json)
+    _print_frame(status, args.json)
     return 0
 
 
@@ -170,11 +235,27 @@ def build_parser() -> argparse.ArgumentParser:
         default="No answer was given; use your judgement.",
         help="reply used when the agent asks and stdin is not a terminal",
     )
+    explore.add_argument(
+        "--reveal-secrets",
+        action="store_true",
+        help="send secret values found in files to the LLM (default: masked)",
+    )
     explore.add_argument("--json", action="store_true", help="print one JSON object")
     db_option(explore)
 
     index = command("index", _index, "index a folder into DuckDB (incremental)")
     index.add_argument("folder")
+    index.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="index the folder from scratch; a damaged index file is moved aside, not deleted",
+    )
+    index.add_argument(
+        "--max-mb",
+        type=float,
+        default=None,
+        help="index larger files by metadata only (default: FSNB_MAX_INDEX_MB or 50)",
+    )
     index.add_argument("--json", action="store_true")
     db_option(index)
 
@@ -189,7 +270,12 @@ def build_parser() -> argparse.ArgumentParser:
     db_option(search)
 
     sql = command("sql", _sql, "run a read-only SQL query over the index and scratchpad")
-    sql.add_argument("query")
+    sql.add_argument("query", help="one SELECT (DuckDB dialect)")
+    sql.add_argument(
+        "--folder", default=None, help="see only this folder's index and scratchpad tables"
+    )
+    sql.add_argument("--limit", type=int, default=1000, help="rows printed (default: 1000)")
+    sql.add_argument("--timeout", type=float, default=60.0, help="seconds (default: 60)")
     sql.add_argument("--json", action="store_true")
     db_option(sql)
 

@@ -1,10 +1,12 @@
 """The scratchpad: SQL working memory for data the agent extracts, one DataFrame away.
 
-Tables live in the DuckDB schema `scratch` of the index database. Names are reduced to
-`[a-z0-9_]`; column types come from a short whitelist; rows arrive as JSON objects and
-DuckDB converts them in one parameterized INSERT per batch, inside one transaction.
-`query` runs exactly one SELECT (DuckDB's parser decides) on a read-only connection with
-file access and scans of Python variables switched off.
+Each folder has its own scratchpad, the DuckDB schema `scratch_<corpus id>` of the index
+database (`Scratchpad(folder=...)`); a scratchpad with no folder is the shared schema
+`scratch`, for work by hand. Names are reduced to `[a-z0-9_]` and may not be an index
+table's; column types come from a short whitelist; rows arrive as JSON objects and DuckDB
+converts them in one parameterized INSERT per batch, inside one transaction. `query` runs
+exactly one SELECT through `fsnb.index.guard`: read-only, no file access, bounded, and for
+a folder's scratchpad confined to that folder's tables and index.
 
 Size is the uncompressed data size: the byte width of each fixed-width value (INTEGER 4,
 DOUBLE 8, ...) plus the UTF-8 length of each VARCHAR/JSON value. The file on disk is
@@ -16,8 +18,8 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import re
-import threading
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -27,9 +29,21 @@ import duckdb
 import pandas as pd
 
 from fsnb.errors import FsnbError
+from fsnb.index.guard import (
+    INDEX_VIEWS,
+    SHARED_SCHEMA,
+    SqlRefused,
+    corpus_of,
+    folder_root,
+    has_schema,
+    memory_rows,
+    one_line,
+    run_select,
+    schema_tables,
+    scratch_schema,
+)
 from fsnb.index.store import Store
 
-SCHEMA = "scratch"
 MAX_NAME = 63
 TYPES = "VARCHAR, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), BOOLEAN, DATE, TIMESTAMP, JSON"
 _ALIASES = {
@@ -44,13 +58,6 @@ _ALIASES = {
 }
 _DECIMAL = re.compile(r"(?:DECIMAL|NUMERIC)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?")
 _WIDTHS = {"BOOLEAN": 1, "INTEGER": 4, "DATE": 4, "VARCHAR": 0, "JSON": 0}  # others: 8
-#: Unqualified names find scratch tables first, then the index's; no file access
-#: (read_csv('/etc/passwd')) and no scans of Python variables by name.
-_QUERY_SETTINGS = (
-    f"SET search_path = '{SCHEMA},main'",
-    "SET enable_external_access = false",
-    "SET python_enable_replacements = false",
-)
 Columns = str | Mapping[str, str] | Sequence[tuple[str, str]]
 Rows = str | Mapping[str, Any] | Sequence[Mapping[str, Any]] | pd.DataFrame
 
@@ -63,51 +70,11 @@ class ScratchpadLimit(ScratchpadError):
     """A table, row or size limit would be exceeded; nothing was changed."""
 
 
-_lock = threading.Lock()
-
-
-@functools.cache
-def _memory() -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB that parses SQL and checks values, used under `_lock`."""
-    return duckdb.connect()
-
-
-def _memory_rows(sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
-    with _lock:
-        return _memory().execute(sql, params).fetchall()
-
-
 @functools.cache
 def _keywords() -> frozenset[str]:
     """DuckDB keywords that cannot be used unquoted as table or column names."""
     sql = "SELECT keyword_name FROM duckdb_keywords() WHERE keyword_category IN "
-    return frozenset(row[0] for row in _memory_rows(sql + "('reserved', 'type_function')"))
-
-
-def _one_line(exc: BaseException) -> str:
-    """DuckDB's message without the LINE/caret lines, on one line."""
-    lines = [ln.strip() for ln in str(exc).splitlines()]
-    return " ".join(ln for ln in lines if ln and not ln.startswith("LINE ") and set(ln) != {"^"})
-
-
-def _single_select(sql: str) -> str:
-    """`sql` if DuckDB's parser finds exactly one statement and it is a SELECT."""
-    try:
-        with _lock:
-            statements = _memory().extract_statements(sql)
-    except duckdb.Error as exc:
-        raise ScratchpadError(_one_line(exc)) from None
-    if len(statements) != 1:
-        kinds = ", ".join(s.type.name for s in statements)
-        msg = f"one SQL statement at a time, found {len(statements)} ({kinds})"
-        raise ScratchpadError(msg if statements else "no SQL statement given")
-    if (kind := statements[0].type) != duckdb.StatementType.SELECT:
-        msg = (
-            f"only a SELECT query is allowed here, not a {kind.name} statement; "
-            "change data with create_table, insert_data and drop_table"
-        )
-        raise ScratchpadError(msg)
-    return statements[0].query
+    return frozenset(row[0] for row in memory_rows(sql + "('reserved', 'type_function')"))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -169,8 +136,8 @@ def _q(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _ref(table: str) -> str:
-    return f"{_q(SCHEMA)}.{_q(table)}"
+def _ref(schema: str, table: str) -> str:
+    return f"{_q(schema)}.{_q(table)}"
 
 
 def _width(kind: str) -> int:
@@ -233,29 +200,36 @@ def _diagnose(payload: str, columns: dict[str, str]) -> str | None:
     for i, (column, kind) in enumerate(columns.items()):
         values = f"SELECT n, json_extract_string(r, {i}) AS v FROM ({rows})"
         test = f"v IS NOT NULL AND TRY_CAST(v AS {kind}) IS NULL"
-        for n, v in _memory_rows(f"{values} WHERE {test} ORDER BY n LIMIT 1", [payload]):
+        for n, v in memory_rows(f"{values} WHERE {test} ORDER BY n LIMIT 1", [payload]):
             return f"row {n}, column {column}: cannot convert {v!r} to {kind}"
     return None
 
 
 class Scratchpad:
-    """Tables of extracted data in the `scratch` schema; each is a DataFrame away."""
+    """Tables of extracted data, per folder; each is a DataFrame away.
+
+    >>> pad = Scratchpad(folder="data/statements")  # the folder's own tables
+    >>> pad.df("transactions")
+    """
 
     def __init__(
         self,
-        db: str | Store | None = None,
+        db: str | os.PathLike[str] | Store | None = None,
         *,
+        folder: str | os.PathLike[str] | None = None,
         max_tables: int = 100,
         max_rows: int = 1_000_000,
         max_bytes: int = 100 * 2**20,
         timeout_s: float = 30.0,
     ) -> None:
         self.store = db if isinstance(db, Store) else Store(db)
+        self.folder = folder_root(folder) if folder is not None else None
         self.max_tables, self.max_rows, self.max_bytes = max_tables, max_rows, max_bytes
         self.timeout_s = timeout_s
 
     def __repr__(self) -> str:
-        return f"Scratchpad({str(self.store.path)!r})"
+        where = f", folder={self.folder!r}" if self.folder else ""
+        return f"Scratchpad({str(self.store.path)!r}{where})"
 
     def __contains__(self, name: object) -> bool:
         try:
@@ -267,52 +241,81 @@ class Scratchpad:
     def _sql_errors(self) -> Iterator[None]:
         try:
             yield
-        except duckdb.InterruptException:
-            msg = f"query stopped after {self.timeout_s:g} s; narrow it down or aggregate"
-            raise ScratchpadError(msg) from None
         except duckdb.Error as exc:
-            raise ScratchpadError(_one_line(exc)) from None
+            raise ScratchpadError(one_line(exc)) from None
+
+    def _schema(self, con: duckdb.DuckDBPyConnection, *, create: bool = False) -> str | None:
+        """This scratchpad's schema (made when `create`), or None when it has none yet."""
+        if self.folder is None:
+            schema = SHARED_SCHEMA
+        else:
+            if create:
+                sql = "INSERT INTO corpora (root) VALUES (?) ON CONFLICT DO NOTHING"
+                con.execute(sql, [self.folder])
+            cid = corpus_of(con, self.folder)
+            if cid is None:
+                return None
+            schema = scratch_schema(cid)
+        if create:
+            con.execute(f"CREATE SCHEMA IF NOT EXISTS {_q(schema)}")
+        return schema if create or has_schema(con, schema) else None
 
     @staticmethod
-    def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
-        """Every scratch table's columns and types (the first call costs ~20 ms)."""
+    def _columns(con: duckdb.DuckDBPyConnection, schema: str) -> dict[str, dict[str, str]]:
+        """Every table's columns and types (the first call costs ~20 ms)."""
         tables: dict[str, dict[str, str]] = {}
         for table, column, kind in con.execute(
             "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name "
             "= current_database() AND schema_name = ? ORDER BY table_name, column_index",
-            [SCHEMA],
+            [schema],
         ).fetchall():
             tables.setdefault(table, {})[column] = kind
         return tables
 
-    @staticmethod
-    def _require(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
-        """One table's columns and types, or an error saying it does not exist."""
+    def _existing(self, con: duckdb.DuckDBPyConnection, name: str) -> tuple[str, dict[str, str]]:
+        """An existing table's quoted reference and its columns and types, or an error."""
+        table, schema = sanitize(name), self._schema(con)
         try:
+            if schema is None:
+                raise duckdb.CatalogException(table)
             sql = "SELECT name, type FROM pragma_table_info(?) ORDER BY cid"
-            return dict(con.execute(sql, [f"{SCHEMA}.{table}"]).fetchall())
+            ref = _ref(schema, table)
+            return ref, dict(con.execute(sql, [ref]).fetchall())
         except duckdb.CatalogException:
             msg = f"no scratchpad table {table!r} (list_tables shows the tables)"
             raise ScratchpadError(msg) from None
 
-    def _stats(self, con: duckdb.DuckDBPyConnection) -> dict[str, tuple[int, int]]:
-        """(rows, estimated bytes) of every scratch table; see the module's docstring."""
+    def _stats(self, con: duckdb.DuckDBPyConnection, schema: str) -> dict[str, tuple[int, int]]:
+        """(rows, estimated bytes) of every table; see the module's docstring."""
         stats = {}
-        for table, columns in self._columns(con).items():
+        for table, columns in self._columns(con, schema).items():
             size = [f"count(*) * {sum(_width(k) for k in columns.values())}"] + [
                 f"coalesce(sum(strlen({_q(c)}::VARCHAR)), 0)"
                 for c, k in columns.items()
                 if k in ("VARCHAR", "JSON")
             ]
-            row = con.execute(f"SELECT count(*), {' + '.join(size)} FROM {_ref(table)}").fetchone()
+            sql = f"SELECT count(*), {' + '.join(size)} FROM {_ref(schema, table)}"
+            row = con.execute(sql).fetchone()
             stats[table] = (int(row[0]), int(row[1])) if row else (0, 0)
         return stats
+
+    @staticmethod
+    def _reserved(con: duckdb.DuckDBPyConnection, table: str) -> None:
+        """Refuse the name of an index table, which a scratch table must never stand in for."""
+        if table in INDEX_VIEWS or table in schema_tables(con, "main"):
+            msg = (
+                f"{table!r} is the name of an index table and cannot be a scratchpad table; "
+                f"choose another name, e.g. 'my_{table}'"
+            )
+            raise ScratchpadError(msg)
 
     def create_table(self, name: str, columns: Columns, *, replace: bool = False) -> str:
         """Create `name` (sanitized, returned); the same columns again is a no-op."""
         table, wanted = sanitize(name), parse_columns(columns)
-        with self.store.transaction() as con, self._sql_errors():
-            tables = self._columns(con)
+        with self._sql_errors(), self.store.transaction() as con:
+            self._reserved(con, table)
+            schema = self._schema(con, create=True) or SHARED_SCHEMA
+            tables = self._columns(con, schema)
             if table in tables and not replace:
                 if tables[table] == wanted:
                     return table
@@ -326,18 +329,19 @@ class Scratchpad:
                 raise ScratchpadLimit(msg)
             body = ", ".join(f"{_q(c)} {k}" for c, k in wanted.items())
             verb = "CREATE OR REPLACE TABLE" if replace else "CREATE TABLE"
-            con.execute(f"{verb} {_ref(table)} ({body})")
+            con.execute(f"{verb} {_ref(schema, table)} ({body})")
         return table
 
     def insert(self, name: str, rows: Rows) -> int:
         """Insert rows (objects keyed by column), all or none; return how many."""
-        table, records = sanitize(name), _records(rows)
+        records = _records(rows)
         if not records:
             return 0
-        with self.store.transaction() as con, self._sql_errors():
-            columns = self._require(con, table)
+        with self._sql_errors(), self.store.transaction() as con:
+            ref, columns = self._existing(con, name)
+            table = sanitize(name)
             payload = _payload(table, columns, records)
-            (count,) = con.execute(f"SELECT count(*) FROM {_ref(table)}").fetchone() or (0,)
+            (count,) = con.execute(f"SELECT count(*) FROM {ref}").fetchone() or (0,)
             if count + len(records) > self.max_rows:
                 msg = (
                     f"scratchpad limit: at most {self.max_rows:,} rows per table; {table} has "
@@ -347,14 +351,15 @@ class Scratchpad:
             casts = [f"json_extract_string(r, {i})::{k}" for i, k in enumerate(columns.values())]
             try:
                 con.execute(
-                    f"INSERT INTO {_ref(table)} ({', '.join(map(_q, columns))}) "
+                    f"INSERT INTO {ref} ({', '.join(map(_q, columns))}) "
                     f"SELECT {', '.join(casts)} FROM (SELECT unnest(?::JSON[]) AS r)",
                     [payload],
                 )
             except duckdb.ConversionException as exc:
-                msg = f"{_diagnose(payload, columns) or _one_line(exc)} (nothing was inserted)"
+                msg = f"{_diagnose(payload, columns) or one_line(exc)} (nothing was inserted)"
                 raise ScratchpadError(msg) from None
-            if (total := sum(size for _, size in self._stats(con).values())) > self.max_bytes:
+            stats = self._stats(con, self._schema(con) or SHARED_SCHEMA)
+            if (total := sum(size for _, size in stats.values())) > self.max_bytes:
                 msg = (
                     f"scratchpad limit: at most {self.max_bytes:,} bytes of data in all; this "
                     f"insert would bring it to {total:,} (nothing was inserted)"
@@ -363,24 +368,28 @@ class Scratchpad:
         return len(records)
 
     def query(self, sql: str, *, limit: int | None = None) -> pd.DataFrame:
-        """Run exactly one SELECT, read-only; at most `limit` rows when given."""
-        checked = _single_select(sql)
-        with self.store.connect(read_only=True) as con, self._sql_errors():
-            for setting in _QUERY_SETTINGS:
-                con.execute(setting)
-            timer = threading.Timer(self.timeout_s, con.interrupt)
-            timer.start()
-            try:
-                if limit is None:
-                    return con.execute(checked).df()
-                return con.sql(checked).limit(limit).df()
-            finally:
-                timer.cancel()
+        """Run exactly one SELECT, read-only; at most `limit` rows when given.
+
+        A folder's scratchpad sees only its own tables and the folder's index (the views
+        documents, chunks and files); the shared one sees the whole index.
+        """
+        try:
+            return run_select(
+                self.store, sql, folder=self.folder, limit=limit, timeout_s=self.timeout_s
+            )
+        except SqlRefused as exc:
+            if str(exc).startswith("only a SELECT"):
+                msg = f"{exc}; change data with create_table, insert_data and drop_table"
+                raise ScratchpadError(msg) from None
+            raise ScratchpadError(str(exc)) from None
 
     def tables(self) -> pd.DataFrame:
         """One row per table: name, rows, columns ("name TYPE, ...") and estimated bytes."""
-        with self.store.connect(read_only=True) as con, self._sql_errors():
-            columns, stats = self._columns(con), self._stats(con)
+        columns: dict[str, dict[str, str]] = {}
+        stats: dict[str, tuple[int, int]] = {}
+        with self._sql_errors(), self.store.connect(read_only=True) as con:
+            if schema := self._schema(con):
+                columns, stats = self._columns(con, schema), self._stats(con, schema)
         rows = [
             (t, stats[t][0], ", ".join(f"{c} {k}" for c, k in cols.items()), stats[t][1])
             for t, cols in columns.items()
@@ -389,28 +398,36 @@ class Scratchpad:
 
     def schema(self, name: str) -> dict[str, str]:
         """Column names and DuckDB types of a table."""
-        with self.store.connect(read_only=True) as con:
-            return self._require(con, sanitize(name))
+        with self._sql_errors(), self.store.connect(read_only=True) as con:
+            return self._existing(con, name)[1]
 
-    def df(self, name: str) -> pd.DataFrame:
-        """The whole table as a DataFrame."""
-        table = sanitize(name)
-        with self.store.connect(read_only=True) as con, self._sql_errors():
-            self._require(con, table)
-            return con.execute(f"SELECT * FROM {_ref(table)}").df()
+    def rows(self, name: str) -> int:
+        """How many rows a table has."""
+        with self._sql_errors(), self.store.connect(read_only=True) as con:
+            ref, _ = self._existing(con, name)
+            (count,) = con.execute(f"SELECT count(*) FROM {ref}").fetchone() or (0,)
+        return int(count)
+
+    def df(self, name: str, *, limit: int | None = None, offset: int = 0) -> pd.DataFrame:
+        """The table as a DataFrame (a page of it with `limit` and `offset`)."""
+        page = f" LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
+        with self._sql_errors(), self.store.connect(read_only=True) as con:
+            ref, _ = self._existing(con, name)
+            return con.execute(f"SELECT * FROM {ref}{page}").df()
 
     def drop(self, name: str) -> int:
         """Drop a table; return how many rows it had."""
-        table = sanitize(name)
-        with self.store.transaction() as con, self._sql_errors():
-            self._require(con, table)
-            (rows,) = con.execute(f"SELECT count(*) FROM {_ref(table)}").fetchone() or (0,)
-            con.execute(f"DROP TABLE {_ref(table)}")
+        with self._sql_errors(), self.store.transaction() as con:
+            ref, _ = self._existing(con, name)
+            (rows,) = con.execute(f"SELECT count(*) FROM {ref}").fetchone() or (0,)
+            con.execute(f"DROP TABLE {ref}")
         return int(rows)
 
     def clear(self) -> list[str]:
-        """Drop every scratchpad table; return their names."""
-        with self.store.transaction() as con, self._sql_errors():
-            for table in (tables := list(self._columns(con))):
-                con.execute(f"DROP TABLE {_ref(table)}")
+        """Drop every table; return their names."""
+        with self._sql_errors(), self.store.transaction() as con:
+            schema = self._schema(con)
+            tables = list(self._columns(con, schema)) if schema else []
+            for table in tables:
+                con.execute(f"DROP TABLE {_ref(schema, table)}")
         return tables

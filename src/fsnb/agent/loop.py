@@ -1,7 +1,9 @@
 """The exploration loop: ask the LLM for an Action, run it, emit Events, until Stop.
 
 `Explorer.events(task)` is a generator of events whose return value is the
-`ExplorationResult`; `run` drains it, `start` runs it in a background thread.
+`ExplorationResult`; `run` drains it, `start` runs it in a background thread. Each LLM
+call and each tool runs in a worker thread (`deadline.call_before`), so the run's timeout
+and `cancel()` hold while a call is in flight.
 """
 
 from __future__ import annotations
@@ -11,19 +13,23 @@ import threading
 import time
 from collections.abc import Callable, Generator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from fsnb.agent import events as ev
 from fsnb.agent.actions import Action
 from fsnb.agent.citations import verify_citations
+from fsnb.agent.deadline import Interrupted, call_before
+from fsnb.agent.limits import check_question, cut_question, cut_result
 from fsnb.agent.prompts import opening_message, system_prompt
 from fsnb.agent.result import ExplorationResult
 from fsnb.agent.usage import Usage, price_for
 from fsnb.documents import parse
 from fsnb.errors import AccessDenied, FsnbError
 from fsnb.llm.base import LLM, Conversation, LLMError, Turn
+from fsnb.redact import mask_secrets, withheld_note
 from fsnb.security import Sandbox
 from fsnb.tools import Registry, agent_registry
+from fsnb.tools.registry import describe
 
 AskCallback = Callable[[str], str | None]
 #: Tools whose `path` argument means the file was read (citations must point to these).
@@ -36,10 +42,15 @@ _PHASES = {
     "list_indexed_documents": "search",
 }
 _PREVIEWED = re.compile(r"^Scanned \d+ files under .*?: (\d+) documents previewed")
+T = TypeVar("T")
 
 
 class Cancelled(FsnbError):
     """The run was stopped from outside."""
+
+
+class _Stop(Exception):
+    """Ends the run; the message is the run's error."""
 
 
 class Explorer:
@@ -53,21 +64,25 @@ class Explorer:
         max_steps: int = 25,
         timeout_s: float = 300.0,
         max_result_chars: int = 15_000,
+        max_question_chars: int | None = 4_000,
         ask: AskCallback | None = None,
         default_answer: str = "No answer was given; continue with your best judgement.",
         registry: Registry | None = None,
         db: str | Path | None = None,
         use_index: bool | Literal["auto"] = "auto",
+        reveal_secrets: bool = False,
     ) -> None:
         self.sandbox = Sandbox(folder)
         self.db = str(db) if db else None
         if use_index == "auto":
             use_index = _index_is_current(self.db, self.sandbox.root)
         self.use_index = use_index
+        self.reveal_secrets = reveal_secrets  # False: secret values in tool output are masked
         self.llm = llm
         self.max_steps = max_steps
         self.timeout_s = timeout_s
         self.max_result_chars = max_result_chars
+        self.max_question_chars = max_question_chars  # longer: the middle is cut, with a note
         self.ask = ask
         self.default_answer = default_answer
         self.registry = registry or agent_registry(use_index=use_index)
@@ -78,7 +93,7 @@ class Explorer:
         return str(self.sandbox.root)
 
     def cancel(self) -> None:
-        """Ask a running exploration to stop after its current step."""
+        """Stop a running exploration now; an LLM call or tool in flight is not waited for."""
         self._cancel.set()
 
     def run(
@@ -98,15 +113,26 @@ class Explorer:
         self, task: str, on_event: Callable[[ev.Event], None] | None = None
     ) -> ExplorationThread:
         """Run in a background thread; the handle waits for or cancels it."""
+        check_question(task)
         handle = ExplorationThread(self, task, on_event)
         handle.start()
         return handle
 
     def events(self, task: str) -> Generator[ev.Event, None, ExplorationResult]:
-        """Yield events as the exploration proceeds; return the result."""
+        """Yield events as the exploration proceeds; return the result.
+
+        An empty question raises `EmptyQuestion` here, before any event.
+        """
+        check_question(task)
+        return self._events(task)
+
+    def _events(self, task: str) -> Generator[ev.Event, None, ExplorationResult]:
         self._cancel.clear()
-        run = _Run(self, task)
-        return (yield from run.drive())
+        return (yield from _Run(self, task).drive())
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g}"
 
 
 def _index_is_current(db: str | None, root: Path) -> bool:
@@ -144,21 +170,35 @@ class _Run:
 
     def __init__(self, explorer: Explorer, task: str) -> None:
         self.x = explorer
-        self.task = task
+        self.task = cut_question(task, explorer.max_question_chars)
         self.usage = Usage()
         self.events: list[ev.Event] = []
         self.read_paths: set[str] = set()
         self.parsed_text: list[str] = []
         self.cwd = "."
         self.started = time.monotonic()
+        self.deadline = self.started + explorer.timeout_s
         self.step = 0
         self.price = price_for(explorer.llm.model)
 
-    def emit(self, event: ev.Event) -> ev.Event:
+    def clock(self) -> float:
+        """Seconds since the run started."""
+        return round(time.monotonic() - self.started, 3)
+
+    def emit(self, event: ev.Event, at: float | None = None) -> ev.Event:
         event.step = event.step or self.step
-        event.at = round(time.monotonic() - self.started, 3)
+        event.at = self.clock() if at is None else at
         self.events.append(event)
         return event
+
+    def _wait(self, func: Callable[[], T], doing: str) -> T:
+        """`func()` in a worker thread, waited for until the run's deadline or a cancel;
+        then `_Stop` (the worker finishes in the background, its result unused)."""
+        try:
+            return call_before(func, self.deadline, self.x._cancel, name=f"fsnb-step-{self.step}")
+        except Interrupted as stop:
+            timeout = f"timed out after {_seconds(self.x.timeout_s)} s ({doing})"
+            raise _Stop("cancelled" if stop.reason == "cancelled" else timeout) from None
 
     def drive(self) -> Generator[ev.Event, None, ExplorationResult]:
         x = self.x
@@ -179,57 +219,24 @@ class _Run:
             tools=x.registry.schemas(),
         )
         answer, reason, citations, error = "", "", [], None
-        while True:
-            if x._cancel.is_set():
-                error = "cancelled"
-                break
-            if time.monotonic() - self.started > x.timeout_s:
-                error = f"timed out after {x.timeout_s:.0f} s without an answer"
-                break
-            if self.step >= x.max_steps:
-                error = f"step limit ({x.max_steps}) reached without an answer"
-                break
+        while not (error := self._limit_reached()):
             self.step += 1
             convo.last_step = self.step == x.max_steps
-            notes: list[ev.Event] = []
-
-            def notify(message: str, notes: list[ev.Event] = notes) -> None:
-                self.usage.retries += 1
-                notes.append(self.emit(ev.Error(message=message, recoverable=True)))
-
             try:
-                reply = x.llm.next_action(convo, notify)
-            except LLMError as exc:
-                yield from notes
-                self.usage.add_call(
-                    exc.prompt_tokens, exc.completion_tokens, exc.thinking_tokens, self.price
-                )
-                error = str(exc)
+                action = yield from self._next_action(convo)
+                if action.kind == "stop":
+                    answer, reason = action.answer or "", action.reason
+                    citations = verify_citations(
+                        answer, action.citations, x.sandbox, self.read_paths
+                    )
+                    break
+                result = yield from self._act(action)
+            except _Stop as stop:
+                error = str(stop)
                 break
-            except Exception as exc:  # a backend bug must end the run, not crash the caller
-                yield from notes
-                error = f"the {x.llm.backend} backend failed: {type(exc).__name__}: {exc}"
+            except Exception as exc:  # a bug in a step ends the run with its error, not a crash
+                error = f"step {self.step} failed: {describe(exc)}"
                 break
-            yield from notes
-            self.usage.add_call(
-                reply.prompt_tokens, reply.completion_tokens, reply.thinking_tokens, self.price
-            )
-            u = self.usage
-            yield self.emit(
-                ev.UsageUpdate(
-                    llm_calls=u.llm_calls,
-                    prompt_tokens=u.prompt_tokens,
-                    completion_tokens=u.completion_tokens + u.thinking_tokens,
-                    total_tokens=u.total_tokens,
-                    cost_usd=round(u.cost_usd, 6),
-                )
-            )
-            action = reply.action
-            if action.kind == "stop":
-                answer, reason = action.answer or "", action.reason
-                citations = verify_citations(answer, action.citations, x.sandbox, self.read_paths)
-                break
-            result = yield from self._act(action)
             convo.turns.append(Turn(action, result))
         self.usage.wall_s = round(time.monotonic() - self.started, 3)
         if error:
@@ -254,6 +261,60 @@ class _Run:
             yield self.emit(answer_event)
         return result
 
+    def _limit_reached(self) -> str | None:
+        """The run's error when it must stop before the next step."""
+        x = self.x
+        if x._cancel.is_set():
+            return "cancelled"
+        if time.monotonic() - self.started > x.timeout_s:
+            return f"timed out after {_seconds(x.timeout_s)} s without an answer"
+        if self.step >= x.max_steps:
+            return f"step limit ({x.max_steps}) reached without an answer"
+        return None
+
+    def _next_action(self, convo: Conversation) -> Generator[ev.Event, None, Action]:
+        """Ask the LLM for the next action; its retries come out as recoverable errors.
+        `_Stop` ends the run (LLM error, backend bug, timeout, cancel)."""
+        x = self.x
+        pending: list[tuple[str, float]] = []
+
+        def notify(message: str) -> None:  # called in the worker thread
+            pending.append((message, self.clock()))
+
+        reply, stop = None, None
+        try:
+            reply = self._wait(
+                lambda: x.llm.next_action(convo, notify), "while waiting for the LLM"
+            )
+        except _Stop as exc:
+            stop = exc
+        except LLMError as exc:
+            self.usage.add_call(
+                exc.prompt_tokens, exc.completion_tokens, exc.thinking_tokens, self.price
+            )
+            stop = _Stop(str(exc))
+        except Exception as exc:  # a backend bug must end the run, not crash the caller
+            stop = _Stop(f"the {x.llm.backend} backend failed: {describe(exc)}")
+        for message, at in list(pending):
+            self.usage.retries += 1
+            yield self.emit(ev.Error(message=message, recoverable=True), at)
+        if stop is not None or reply is None:
+            raise stop or _Stop(f"the {x.llm.backend} backend returned nothing")
+        self.usage.add_call(
+            reply.prompt_tokens, reply.completion_tokens, reply.thinking_tokens, self.price
+        )
+        u = self.usage
+        yield self.emit(
+            ev.UsageUpdate(
+                llm_calls=u.llm_calls,
+                prompt_tokens=u.prompt_tokens,
+                completion_tokens=u.completion_tokens + u.thinking_tokens,
+                total_tokens=u.total_tokens,
+                cost_usd=round(u.cost_usd, 6),
+            )
+        )
+        return reply.action
+
     def _act(self, action: Action) -> Generator[ev.Event, None, str]:
         """Carry out a non-stop action; return the text sent back to the LLM."""
         if action.kind == "go_deeper":
@@ -266,13 +327,17 @@ class _Run:
         directory = action.directory or "."
         yield self.emit(ev.Navigate(directory=directory, reason=action.reason))
         try:
-            target = self.x.sandbox.resolve(directory, reading=False)
+            target = self.x.sandbox.existing(directory, "folder", reading=False)
         except AccessDenied as exc:
             return str(exc)
-        if not target.is_dir():
-            return f"error: {directory} is not a folder"
+        except FsnbError as exc:  # NotFound: not there (with the closest names), or a file
+            return f"error: {exc}"
         self.cwd = self.x.sandbox.relative(target)
-        return self.x.registry.call("glob", {"pattern": f"{self.cwd}/*"}, root=self.x.root)
+        pattern = {"pattern": f"{self.cwd}/*"}
+        return self._wait(
+            lambda: self.x.registry.call("glob", pattern, root=self.x.root),
+            "while running tool glob",
+        )
 
     def _ask_human(self, action: Action) -> Generator[ev.Event, None, str]:
         question = action.question or ""
@@ -287,18 +352,33 @@ class _Run:
     def _tool(self, action: Action) -> Generator[ev.Event, None, str]:
         name = action.tool or ""
         args: dict[str, Any] = action.arguments()
-        phase = self._phase(name, args, action.reason)
+        doing = f"while running tool {name}"
+        phase = self._wait(lambda: self._phase(name, args, action.reason), doing)  # may parse
         target = str(args.get("path") or args.get("folder") or args.get("pattern") or "")
         yield self.emit(
             ev.ToolCall(tool=name, args=args, reason=action.reason, phase=phase, target=target)
         )
         began = time.perf_counter()
-        text = self.x.registry.call(name, args, root=self.x.root, db=self.x.db)
+        try:
+            text = self._wait(
+                lambda: self.x.registry.call(name, args, root=self.x.root, db=self.x.db), doing
+            )
+        except _Stop as stop:  # the trace shows the call ending, then the run's error
+            duration = round((time.perf_counter() - began) * 1000, 1)
+            unfinished = ev.ToolResult(
+                tool=name, args=args, result=f"error: {stop}", duration_ms=duration, chars=0,
+                phase=phase, target=target, ok=False,
+            )  # fmt: skip
+            yield self.emit(unfinished)
+            raise
         duration = (time.perf_counter() - began) * 1000
         ok = not text.startswith(("error:", "access denied:"))
         if ok:
             self._record(name, args, text)
-        sent, truncated = self._budget(text)
+        shown, withheld = (text, 0) if self.x.reveal_secrets else mask_secrets(text)
+        sent, truncated = cut_result(shown, self.x.max_result_chars)
+        if withheld:
+            sent += "\n" + withheld_note(withheld)
         self.usage.tool_calls += 1
         self.usage.tool_chars += len(sent)
         yield self.emit(
@@ -312,6 +392,7 @@ class _Run:
                 target=target,
                 truncated=truncated,
                 ok=ok,
+                withheld=withheld,
             )
         )
         return sent
@@ -350,22 +431,8 @@ class _Run:
         names = {Path(path).name.lower(), Path(path).stem.lower()}
         try:
             title = parse(self.x.sandbox.resolve(path)).title.lower()
-        except (FsnbError, OSError):
+        except Exception:  # an unreadable file has no title to look for
             title = ""
         if len(title.split()) >= 2:
             names.add(title)
         return any(name in text for name in names for text in self.parsed_text)
-
-    def _budget(self, text: str) -> tuple[str, bool]:
-        """Cut a result over the size budget, saying so and how to get the rest."""
-        limit = self.x.max_result_chars
-        if len(text) <= limit:
-            return text, False
-        cut = text.rfind("\n", 0, limit)
-        cut = cut if cut > limit // 2 else limit
-        rest = len(text) - cut
-        note = (
-            f"\n[result cut at the size budget: {rest:,} more characters not shown. "
-            "Ask for less: parse_file with offset/limit, a subfolder, or a narrower pattern.]"
-        )
-        return text[:cut] + note, True

@@ -8,8 +8,22 @@ from typing import Any
 
 import pandas as pd
 
-from fsnb.index.pipeline import IndexReport, index_folder
-from fsnb.index.store import Store
+from fsnb.index.pipeline import IndexReport, corpus_id, forget_folder, index_folder
+from fsnb.index.search import indexing
+from fsnb.index.store import DatabaseDamaged, Store
+
+_STATUS_SQL = (
+    "SELECT c.id, c.root, c.indexed_at,"
+    " (SELECT count(*) FROM documents d WHERE d.corpus_id = c.id AND NOT d.deleted"
+    "   AND d.error IS NULL) AS documents,"
+    " (SELECT count(*) FROM documents d WHERE d.corpus_id = c.id AND d.error IS NOT NULL"
+    "   AND NOT d.deleted) AS failed,"
+    " (SELECT count(*) FROM chunks k JOIN documents d ON d.id = k.doc_id"
+    "   WHERE d.corpus_id = c.id AND NOT d.deleted) AS chunks,"
+    " (SELECT count(*) FROM files f WHERE f.corpus_id = c.id) AS files"
+    " FROM corpora c WHERE c.indexed_at IS NOT NULL"  # not folders with only a scratchpad
+    " OR EXISTS (SELECT 1 FROM index_runs r WHERE r.corpus_id = c.id) ORDER BY c.id"
+)
 
 
 class Index:
@@ -31,10 +45,44 @@ class Index:
         return self.store.path
 
     def add_folder(
-        self, folder: str | os.PathLike[str], *, progress: bool = True, workers: int | None = None
+        self,
+        folder: str | os.PathLike[str],
+        *,
+        progress: bool = True,
+        workers: int | None = None,
+        rebuild: bool = False,
+        max_mb: float | None = None,
     ) -> IndexReport:
-        """Index a folder incrementally: only new and changed documents are parsed."""
-        return index_folder(self.store, folder, progress=progress, workers=workers)
+        """Index a folder incrementally: only new and changed documents are parsed.
+
+        With `rebuild`, see `rebuild`. Files larger than `max_mb` (default
+        `FSNB_MAX_INDEX_MB`, else 50) are indexed by their metadata only.
+        """
+        if rebuild:
+            return self.rebuild(folder, progress=progress, workers=workers, max_mb=max_mb)
+        return index_folder(self.store, folder, progress=progress, workers=workers, max_mb=max_mb)
+
+    def rebuild(self, folder: str | os.PathLike[str], **options: Any) -> IndexReport:
+        """Index a folder from scratch. A damaged index file is not deleted: it is moved
+        aside (`<name>.damaged-YYYYmmdd-HHMMSS`, with its WAL; see `report.set_aside`) and
+        a new one is built; other folders it held must then be indexed again."""
+        try:
+            forget_folder(self.store, folder)
+            return index_folder(self.store, folder, **options)
+        except DatabaseDamaged:
+            moved = self.store.set_aside()
+        report = index_folder(self.store, folder, **options)
+        report.set_aside = str(moved) if moved else None
+        return report
+
+    def indexing(self, folder: str | os.PathLike[str]) -> str | None:
+        """How an unfinished indexing of `folder` stands ('indexing in progress: 120 of 500
+        documents committed', 'indexing interrupted: ...'); None when it finished or never ran."""
+        if not self.store.path.exists():
+            return None
+        with self.store.connect(read_only=True) as con:
+            cid = corpus_id(con, str(Path(folder).expanduser().resolve()), create=False)
+            return indexing(con, cid) if cid is not None else None
 
     def search(
         self,
@@ -131,23 +179,29 @@ class Index:
         )
 
     def status(self) -> pd.DataFrame:
-        """Per corpus: documents, chunks, failures and the last scan."""
-        return self._frame(
-            "SELECT c.root, c.indexed_at,"
-            " (SELECT count(*) FROM documents d WHERE d.corpus_id = c.id AND NOT d.deleted"
-            "   AND d.error IS NULL) AS documents,"
-            " (SELECT count(*) FROM documents d WHERE d.corpus_id = c.id AND d.error IS NOT NULL"
-            "   AND NOT d.deleted) AS failed,"
-            " (SELECT count(*) FROM chunks k JOIN documents d ON d.id = k.doc_id"
-            "   WHERE d.corpus_id = c.id AND NOT d.deleted) AS chunks,"
-            " (SELECT count(*) FROM files f WHERE f.corpus_id = c.id) AS files"
-            " FROM corpora c ORDER BY c.id"
-        )
-
-    def sql(self, query: str) -> pd.DataFrame:
-        """Run a read-only query over the index (and the scratch schema)."""
+        """Per corpus: documents, chunks, failures, the last scan and unfinished indexing."""
         with self.store.connect(read_only=True) as con:
-            return con.execute(query).df()
+            frame = con.execute(_STATUS_SQL).df()
+            frame["indexing"] = [indexing(con, int(cid)) or "" for cid in frame.pop("id")]
+        return frame
+
+    def sql(
+        self,
+        query: str,
+        folder: str | os.PathLike[str] | None = None,
+        *,
+        limit: int | None = None,
+        timeout_s: float = 60.0,
+    ) -> pd.DataFrame:
+        """Run one SELECT, read-only, with no file access and bounded time and memory.
+
+        With `folder`, the query sees only that folder: its `documents`, `chunks` and
+        `files` and its scratchpad tables, by their bare names. Without it, the whole
+        index, with the shared scratch schema first on the search path.
+        """
+        from fsnb.index.guard import run_select
+
+        return run_select(self.store, query, folder=folder, limit=limit, timeout_s=timeout_s)
 
     def is_current(self, folder: str | os.PathLike[str]) -> bool:
         """Whether every supported file of `folder` is indexed with its current size and mtime."""

@@ -241,7 +241,7 @@ def tab_page(
 ) -> dict[str, Any]:
     """A page of the index's documents of `folder`, the scratchpad's tables, or one table."""
     from fsnb.index import Index, default_db_path
-    from fsnb.scratchpad import Scratchpad, sanitize
+    from fsnb.scratchpad import Scratchpad
 
     page, size = max(page, 0), min(max(size, 1), 500)
     path = Path(db) if db else default_db_path()
@@ -253,10 +253,8 @@ def tab_page(
     if tab == "documents":
         frame = Index(path).documents(folder)
         return frame_page(frame[[c for c in DOCUMENT_COLUMNS if c in frame.columns]], page, size)
-    pad = Scratchpad(path)
+    pad = Scratchpad(path, folder=folder)
     if not table:
         return frame_page(pad.tables(), page, size)
-    name = sanitize(table)
-    total = int(pad.query(f'SELECT count(*) AS n FROM scratch."{name}"')["n"].iloc[0])
-    rows = pad.query(f'SELECT * FROM scratch."{name}" LIMIT {size} OFFSET {page * size}')
-    return frame_page(rows, page, size, total)
+    rows = pad.df(table, limit=size, offset=page * size)
+    return frame_page(rows, page, size, pad.rows(table))

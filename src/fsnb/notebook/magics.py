@@ -7,7 +7,6 @@ no traceback). Defaults come from `%config ExploreMagics.<trait> = ...`.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -24,7 +23,7 @@ from IPython.core.magic import (
 )
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.utils.process import arg_split
-from traitlets import Float, Int, Unicode
+from traitlets import Bool, Float, Int, Unicode
 from traitlets.config.configurable import Configurable
 
 from fsnb.config import KEY_VARIABLES
@@ -122,6 +121,9 @@ class ExploreMagics(Magics, Configurable):
     )
     db = Unicode("", help="Index file (default: FSNB_DB or ~/.fsnb/index.duckdb)").tag(config=True)
     ask_timeout_s = Float(600.0, help="How long a question waits for an answer").tag(config=True)
+    reveal_secrets = Bool(
+        False, help="Send secret values found in files to the LLM (default: masked)"
+    ).tag(config=True)
 
     def __init__(self, shell: Any) -> None:
         Configurable.__init__(self, config=shell.config)
@@ -171,11 +173,13 @@ class ExploreMagics(Magics, Configurable):
     @magic_arguments()
     @argument("-o", "--out", default=None, help="variable that receives the DataFrame")
     @argument("--db", default=None, help="index file")
+    @argument("--folder", default=None, help="see only this folder's index and scratchpad")
     def explore_sql(self, line: str, cell: str) -> pd.DataFrame:
-        """Run SQL (read-only) over the index and the scratchpad; returns a DataFrame."""
+        """Run one SELECT (read-only) over the index and the scratchpad; returns a DataFrame."""
         args = parse_argstring(self.explore_sql, line)
         out = _name(args.out)
-        frame = run_sql(cell, args.db or self.db or None)
+        folder = _folder(args.folder, self._ns) if args.folder else None
+        frame = run_sql(cell, args.db or self.db or None, folder)
         if out:
             self._ns[out] = frame
         return frame
@@ -247,6 +251,7 @@ class ExploreMagics(Magics, Configurable):
                 timeout_s=args.timeout if args.timeout is not None else self.timeout_s,
                 db=args.db or self.db or None,
                 use_index=True if args.use_index else "auto",
+                reveal_secrets=self.reveal_secrets,
             )
         except _fixable() as exc:
             raise _usage_error(exc) from None
@@ -289,26 +294,21 @@ def index_folder(folder: str, db: str | None = None) -> pd.DataFrame:
     return frame
 
 
-def run_sql(query: str, db: str | None = None) -> pd.DataFrame:
-    """Run SQL on a read-only connection to the index, scratch tables first on the path."""
-    import duckdb
-
-    from fsnb.index.store import Store, default_db_path
+def run_sql(query: str, db: str | None = None, folder: str | None = None) -> pd.DataFrame:
+    """One guarded SELECT over the index (`Index.sql`), confined to `folder` when given."""
+    from fsnb.index import Index
 
     if not query.strip():
         msg = "no SQL: write the query in the cell below %%explore_sql"
         raise UsageError(msg)
-    path = Path(db).expanduser() if db else default_db_path()
-    if not path.is_file():
-        msg = f"no index at {path} yet: run %explore_index FOLDER first"
+    index = Index(db)
+    if not index.path.is_file():
+        msg = f"no index at {index.path} yet: run %explore_index FOLDER first"
         raise UsageError(msg)
-    with Store(path).connect(read_only=True) as con:
-        with contextlib.suppress(duckdb.CatalogException):
-            con.execute("SET search_path = 'scratch,main'")
-        try:
-            return con.execute(query).df()
-        except duckdb.Error as exc:
-            raise _usage_error(exc) from None
+    try:
+        return index.sql(query, folder)
+    except _fixable() as exc:
+        raise _usage_error(exc) from None
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,15 @@ from fsnb.documents import Document, PageSpan, parse
 from fsnb.errors import FsnbError
 from fsnb.index.bridge import bridge
 from fsnb.index.filters import BUILTIN_FIELDS
-from fsnb.index.search import bm25, filter_sql, search, session
+from fsnb.index.search import (
+    IndexingInProgress,
+    NotIndexed,
+    bm25,
+    filter_sql,
+    indexing,
+    search,
+    session,
+)
 from fsnb.index.store import Store
 from fsnb.index.vectors import EmbeddingError, stored_embedder
 from fsnb.security import Sandbox
@@ -28,10 +38,26 @@ from fsnb.tools.registry import tool_errors
 
 #: Documents `list_indexed_documents` lists before it stops.
 MAX_LISTED = 200
+#: The longest query `semantic_search` takes (ranking cost grows with its distinct words).
+MAX_QUERY_CHARS = 1_000
 
 
 def _store(db: str | os.PathLike[str] | None) -> Store:
     return Store(db) if db else Store()
+
+
+@contextmanager
+def _indexed(db: str | None, root: str) -> Iterator[tuple[duckdb.DuckDBPyConnection, int]]:
+    """The folder's index session; "not indexed" said without the folder's absolute path."""
+    try:
+        with session(_store(db), root) as (con, cid):
+            yield con, cid
+    except IndexingInProgress as exc:
+        msg = f"this folder is not searchable yet ({exc.progress}); read files directly meanwhile"
+        raise FsnbError(msg) from None
+    except NotIndexed:
+        msg = "this folder is not indexed; use scan_folder, grep and parse_file instead"
+        raise FsnbError(msg) from None
 
 
 @tool_errors
@@ -51,9 +77,14 @@ def semantic_search(
     """
     if not query.strip():
         return "error: the query is empty"
+    if len(query) > MAX_QUERY_CHARS:
+        size = f"{len(query):,} characters"
+        return f"error: the query is {size}; use at most {MAX_QUERY_CHARS:,}: a few key words"
     k = max(1, min(k, 50))
     notes: list[str] = []
-    with session(_store(db), root) as (con, _):
+    with _indexed(db, root) as (con, cid):
+        if progress := indexing(con, cid):
+            notes.append(f"({progress}: results cover the documents committed so far)")
         try:
             embedder = stored_embedder(con, root)
             hits = search(con, root, query, k=k, filter=filter or None, embedder=embedder)
@@ -70,7 +101,7 @@ def semantic_search(
         if not hits.empty:
             lines += ["\nBest indexed passages (weak matches):", *_listing(hits.head(3))]
     elif hits.empty:
-        lines = [f"no indexed passage matches {query!r} under {root}; try other words"]
+        lines = [f"no indexed passage matches {query!r} in this folder; try other words"]
     else:
         rankers = "+".join(sorted({r for value in hits["ranker"] for r in value.split("+")}))
         count = f"{len(hits)} passage{'s' * (len(hits) != 1)}"
@@ -114,14 +145,14 @@ def get_document(
     box = Sandbox(root)
     file = box.resolve(path)
     rel = box.relative(file)
-    with session(_store(db), root) as (con, cid):
+    with _indexed(db, root) as (con, cid):
         row = con.execute(
             "SELECT id, title, format, pages, text, parser, error, size, mtime_ns FROM documents"
             " WHERE corpus_id = ? AND path = ? AND NOT deleted",
             [cid, rel],
         ).fetchone()
         if row is None:
-            return f"error: {rel} is not in the index of {root}"
+            return f"error: {rel} is not in this folder's index"
         doc_id, title, fmt, pages, text, parser, error, size, mtime_ns = row
         if error:
             return f"error: {rel} could not be indexed: {error}"
@@ -188,7 +219,7 @@ def list_indexed_documents(filter: str = "", *, root: str, db: str | None = None
     Args:
         filter: Optional metadata filter, e.g. "document_type=memo and year>=2024".
     """
-    with session(_store(db), root) as (con, cid):
+    with _indexed(db, root) as (con, cid):
         where, params = filter_sql(con, cid, filter)
         rows = con.execute(
             "SELECT d.path, d.title, d.format, d.pages, d.metadata, d.error FROM documents d"
@@ -199,10 +230,10 @@ def list_indexed_documents(filter: str = "", *, root: str, db: str | None = None
         schema = con.execute("SELECT field FROM schemas WHERE corpus_id = ?", [cid]).fetchall()
     fields = sorted({f for (f,) in schema} | set(BUILTIN_FIELDS))
     if filter.strip() and not rows:
-        return f"no indexed document under {root} matches the filter {filter!r}"
+        return f"no indexed document in this folder matches the filter {filter!r}"
     good = [r for r in rows if r[5] is None]
     lines = [
-        f"{len(good)} documents indexed under {root}"
+        f"{len(good)} documents indexed in this folder"
         + (f" matching {filter!r}" if filter.strip() else "")
         + ":"
     ]

@@ -1,8 +1,9 @@
 """The agent's scratchpad tools: tables for extracted data, filled with JSON, read with SQL.
 
-Each tool takes the sandbox root as `root=` (part of the tool contract; the scratchpad lives
-in the index database `db`, not under the root) and returns text; errors come back as one
-line starting with "error: ".
+Each tool takes the sandbox root as `root=` and the index database as `db=`: the tables
+belong to the root's own scratchpad (in the database, not under the root), and queries see
+only that folder's tables and index. Each returns text; errors come back as one line
+starting with "error: ".
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def create_table(name: str, columns: str, *, root: str, db: str | None = None) -
             amount DECIMAL(12,2), source_file VARCHAR". Types: VARCHAR, INTEGER, BIGINT,
             DOUBLE, DECIMAL(p,s), BOOLEAN, DATE, TIMESTAMP, JSON.
     """
-    pad = Scratchpad(db)
+    pad = Scratchpad(db, folder=root)
     existed = name in pad
     table = pad.create_table(name, columns)
     described = ", ".join(f"{c} {k}" for c, k in parse_columns(columns).items())
@@ -57,25 +58,26 @@ def insert_data(table: str, rows: str, *, root: str, db: str | None = None) -> s
             "description": "NETFLIX", "amount": 15.99}]. Missing keys are stored as null;
             dates as "YYYY-MM-DD"; numbers without thousands separators.
     """
-    pad, name = Scratchpad(db), sanitize(table)
+    pad, name = Scratchpad(db, folder=root), sanitize(table)
     count = pad.insert(name, rows)
-    total = int(pad.query(f'SELECT count(*) FROM scratch."{name}"').iat[0, 0])
+    total = pad.rows(name)
     return f"Inserted {count} row{'s' * (count != 1)} into {name} (now {total:,} rows)."
 
 
 @tool_errors
 def query_data(sql: str, *, root: str, db: str | None = None) -> str:
-    """Run one read-only SQL SELECT (DuckDB dialect) over the scratchpad and the index.
+    """Run one read-only SQL SELECT (DuckDB dialect) over the scratchpad and this folder's index.
 
-    Scratchpad tables are found by name; the index's tables (documents, chunks, files) are
-    readable too. Let SQL do the arithmetic: SUM, AVG, COUNT, GROUP BY, JOIN, window
-    functions. Only a single SELECT is accepted.
+    Scratchpad tables are found by name; when the folder is indexed, its documents
+    (path, title, text, ...), chunks (path, page, text, ...) and files are readable too.
+    Let SQL do the arithmetic: SUM, AVG, COUNT, GROUP BY, JOIN, window functions. Only a
+    single SELECT is accepted.
 
     Args:
         sql: One SELECT query, e.g. "SELECT category, SUM(amount) AS total FROM
             transactions GROUP BY category ORDER BY total DESC".
     """
-    frame = Scratchpad(db).query(sql, limit=QUERY_ROWS + 1)
+    frame = Scratchpad(db, folder=root).query(sql, limit=QUERY_ROWS + 1)
     n = len(frame)
     if n == 0:
         return f"0 rows (columns: {', '.join(map(str, frame.columns))})"
@@ -92,7 +94,7 @@ def query_data(sql: str, *, root: str, db: str | None = None) -> str:
 @tool_errors
 def list_tables(*, root: str, db: str | None = None) -> str:
     """List the scratchpad tables with their columns, row counts and sizes."""
-    frame = Scratchpad(db).tables()
+    frame = Scratchpad(db, folder=root).tables()
     if frame.empty:
         return "No scratchpad tables yet: make one with create_table."
     lines = [f"{len(frame)} scratchpad table{'s' * (len(frame) != 1)}:"]
@@ -108,7 +110,7 @@ def drop_table(name: str, *, root: str, db: str | None = None) -> str:
     Args:
         name: Name of the table to delete.
     """
-    rows = Scratchpad(db).drop(name)
+    rows = Scratchpad(db, folder=root).drop(name)
     return f"Dropped table {sanitize(name)} ({rows:,} rows)."
 
 
