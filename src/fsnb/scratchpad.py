@@ -33,7 +33,6 @@ from fsnb.index.guard import (
     INDEX_VIEWS,
     SHARED_SCHEMA,
     SqlRefused,
-    corpus_of,
     folder_root,
     has_schema,
     memory_rows,
@@ -42,7 +41,7 @@ from fsnb.index.guard import (
     schema_tables,
     scratch_schema,
 )
-from fsnb.index.store import Store
+from fsnb.index.store import Store, corpus_id
 
 MAX_NAME = 63
 TYPES = "VARCHAR, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), BOOLEAN, DATE, TIMESTAMP, JSON"
@@ -249,10 +248,7 @@ class Scratchpad:
         if self.folder is None:
             schema = SHARED_SCHEMA
         else:
-            if create:
-                sql = "INSERT INTO corpora (root) VALUES (?) ON CONFLICT DO NOTHING"
-                con.execute(sql, [self.folder])
-            cid = corpus_of(con, self.folder)
+            cid = corpus_id(con, self.folder, create=create)
             if cid is None:
                 return None
             schema = scratch_schema(cid)

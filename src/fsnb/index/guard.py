@@ -25,7 +25,7 @@ import duckdb
 import pandas as pd
 
 from fsnb.errors import FsnbError
-from fsnb.index.store import Store
+from fsnb.index.store import Store, corpus_id
 
 #: The index as a confined query sees it: view name -> SELECT over the folder's corpus.
 INDEX_VIEWS = {
@@ -150,12 +150,6 @@ def folder_root(folder: str | os.PathLike[str]) -> str:
     return str(Path(folder).expanduser().resolve())
 
 
-def corpus_of(con: duckdb.DuckDBPyConnection, folder: str | os.PathLike[str]) -> int | None:
-    """The corpus id of a folder, or None when the index has never seen it."""
-    row = con.execute("SELECT id FROM corpora WHERE root = ?", [folder_root(folder)]).fetchone()
-    return int(row[0]) if row else None
-
-
 def scratch_schema(corpus: int) -> str:
     return f"scratch_{corpus}"
 
@@ -182,7 +176,7 @@ def _q(name: str) -> str:
 def _confine(con: duckdb.DuckDBPyConnection, folder: str | os.PathLike[str]) -> set[str]:
     """Make the folder's tables the only ones the connection can name; return their names."""
     (db,) = con.execute("SELECT current_database()").fetchone() or ("",)
-    cid = corpus_of(con, folder)
+    cid = corpus_id(con, folder_root(folder), create=False)
     views = {
         name: sql.format(db=_q(db), cid=cid if cid is not None else -1)
         for name, sql in INDEX_VIEWS.items()

@@ -31,6 +31,7 @@ from fsnb.index import changes, runs
 from fsnb.index.changes import FileRow, Known
 from fsnb.index.metadata import discover_schema
 from fsnb.index.search import cluster_terms
+from fsnb.index.store import corpus_id
 from fsnb.index.writer import Entry, prepare, write
 from fsnb.security import Sandbox
 
@@ -90,14 +91,6 @@ class IndexReport:
     def _repr_html_(self) -> str:
         summary = ", ".join(f"<b>{v}</b> {k}" for k, v in self.counts().items())
         return f"<p>Indexed {self.root}: {summary}</p>" + self.to_frame().to_html(index=False)
-
-
-def corpus_id(con: duckdb.DuckDBPyConnection, root: str, *, create: bool = True) -> int | None:
-    """The id of the corpus rooted at `root` (created when missing and `create`)."""
-    if create:
-        con.execute("INSERT INTO corpora (root) VALUES (?) ON CONFLICT DO NOTHING", [root])
-    row = con.execute("SELECT id FROM corpora WHERE root = ?", [root]).fetchone()
-    return int(row[0]) if row else None
 
 
 def index_folder(

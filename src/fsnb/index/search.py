@@ -29,7 +29,7 @@ import pandas as pd
 from fsnb.errors import FsnbError
 from fsnb.index import runs
 from fsnb.index.filters import compile_filter
-from fsnb.index.store import Store
+from fsnb.index.store import Store, corpus_id
 from fsnb.text import STOPWORDS, stem, tokenize
 
 if TYPE_CHECKING:
@@ -81,11 +81,10 @@ class IndexingInProgress(NotIndexed):
 
 def corpus_of(con: duckdb.DuckDBPyConnection, folder: Folder) -> int:
     """The id of the corpus rooted at `folder`, or `NotIndexed`."""
-    root = str(Path(folder).expanduser().resolve())
-    row = con.execute("SELECT id FROM corpora WHERE root = ?", [root]).fetchone()
-    if row is None:
+    cid = corpus_id(con, str(Path(folder).expanduser().resolve()), create=False)
+    if cid is None:
         raise NotIndexed(folder)
-    return int(row[0])
+    return cid
 
 
 @contextmanager

@@ -315,6 +315,15 @@ class Store:
             return target
 
 
+def corpus_id(con: duckdb.DuckDBPyConnection, root: str, *, create: bool = True) -> int | None:
+    """The id of the corpus rooted at `root`, an absolute path (created when missing and
+    `create`): the one lookup every module uses."""
+    if create:
+        con.execute("INSERT INTO corpora (root) VALUES (?) ON CONFLICT DO NOTHING", [root])
+    row = con.execute("SELECT id FROM corpora WHERE root = ?", [root]).fetchone()
+    return int(row[0]) if row else None
+
+
 def migrate(con: duckdb.DuckDBPyConnection) -> int:
     """Bring the schema to `SCHEMA_VERSION`; return the version found before."""
     con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
