@@ -14,8 +14,8 @@ from fsnb.agent import events as ev
 from fsnb.agent.usage import price_for
 from fsnb.config import api_key
 from fsnb.llm import get_llm
-from fsnb.llm.base import Conversation, LLMError, MissingKey
 from fsnb.llm.gemini import GeminiLLM
+from fsnb.protocol.conversation import Conversation, LLMError, MissingKey
 
 if TYPE_CHECKING:
     from fake_gemini import FakeGemini

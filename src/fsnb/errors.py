@@ -54,3 +54,17 @@ class ParseError(FsnbError):
 
 class ToolError(FsnbError):
     """A tool call was invalid (unknown tool, bad arguments)."""
+
+
+def one_line(value: object, limit: int | None = None) -> str:
+    """An error (or any text) on one line: whitespace collapsed, the `LINE n:` and caret
+    lines of a SQL error dropped, and cut to about `limit` characters with "…"."""
+    lines = (ln.strip() for ln in str(value).splitlines())
+    text = " ".join(
+        " ".join(ln.split())
+        for ln in lines
+        if ln and not ln.startswith("LINE ") and set(ln) != {"^"}
+    )
+    if limit is not None and len(text) > limit:
+        return text[:limit] + "…"
+    return text

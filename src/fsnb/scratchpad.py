@@ -28,7 +28,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from fsnb.errors import FsnbError
+from fsnb.errors import FsnbError, one_line
 from fsnb.index.guard import (
     INDEX_VIEWS,
     SHARED_SCHEMA,
@@ -36,7 +36,6 @@ from fsnb.index.guard import (
     folder_root,
     has_schema,
     memory_rows,
-    one_line,
     run_select,
     schema_tables,
     scratch_schema,

@@ -6,9 +6,9 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from fsnb.agent.actions import CitedSource
 from fsnb.documents import parse
 from fsnb.errors import AccessDenied, FsnbError, NotFound, ParseError
+from fsnb.protocol import CitedSource
 from fsnb.security import Sandbox, shown
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from fsnb.agent import events as ev
-from fsnb.agent.actions import Action
 from fsnb.agent.citations import verify_citations
 from fsnb.agent.deadline import Interrupted, call_before
 from fsnb.agent.limits import check_question, cut_question, cut_result
@@ -25,7 +24,7 @@ from fsnb.agent.result import ExplorationResult
 from fsnb.agent.usage import Usage, price_for
 from fsnb.documents import parse
 from fsnb.errors import AccessDenied, FsnbError
-from fsnb.llm.base import LLM, Conversation, LLMError, Turn
+from fsnb.protocol import LLM, Action, Conversation, LLMError, Turn
 from fsnb.redact import mask_secrets, withheld_note
 from fsnb.security import Sandbox
 from fsnb.tools import Registry, agent_registry

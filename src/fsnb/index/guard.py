@@ -24,7 +24,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from fsnb.errors import FsnbError
+from fsnb.errors import FsnbError, one_line
 from fsnb.index.store import Store, corpus_id
 
 #: The index as a confined query sees it: view name -> SELECT over the folder's corpus.
@@ -52,12 +52,6 @@ SHARED_SCHEMA = "scratch"
 
 class SqlRefused(FsnbError):
     """A query was refused or failed: not one SELECT, out of bounds, or a DuckDB error."""
-
-
-def one_line(exc: BaseException) -> str:
-    """DuckDB's message without the LINE/caret lines, on one line."""
-    lines = [ln.strip() for ln in str(exc).splitlines()]
-    return " ".join(ln for ln in lines if ln and not ln.startswith("LINE ") and set(ln) != {"^"})
 
 
 _lock = threading.Lock()

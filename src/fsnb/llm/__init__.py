@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from fsnb.config import api_key
-from fsnb.llm.base import LLM, Conversation, LLMError, Message, MissingKey, Reply, Turn
 from fsnb.llm.replay import ReplayLLM
+from fsnb.protocol import LLM, Conversation, LLMError, Message, MissingKey, Reply, Turn
 
 BACKENDS = ("auto", "gemini", "offline", "replay")
 

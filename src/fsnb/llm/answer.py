@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from fsnb.agent.actions import Action, CitedSource
 from fsnb.documents import Document
 from fsnb.llm.extract import BM25, Span, blocks, sentences
 from fsnb.llm.passages import Question, Scored, quote_spans, score_unit, select
 from fsnb.llm.references import find_references
+from fsnb.protocol import Action, CitedSource
 
 #: Paragraphs up to this long are candidates as a whole, besides their sentences.
 PARAGRAPH_CHARS = 600

@@ -18,14 +18,15 @@ from google.genai import errors, types
 from pydantic import ValidationError
 
 from fsnb import config
-from fsnb.agent.actions import Action
-from fsnb.llm.base import Conversation, LLMError, MissingKey, Notify, Reply
+from fsnb.errors import one_line
+from fsnb.protocol import Action, Conversation, LLMError, MissingKey, Notify, Reply
 
 BASE_URL_VARIABLE = "FSNB_GEMINI_BASE_URL"
 #: responseJsonSchema is documented for v1beta; google-genai 3.x would otherwise use v1.
 API_VERSION = "v1beta"
 RETRY_CODES = frozenset({429, 500, 502, 503, 504})
 _BAD_FINISH = frozenset({"MAX_TOKENS", "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT"})
+_ROLES = {"user": "user", "assistant": "model"}  # Gemini calls the assistant 'model'
 _SECONDS = re.compile(r"^\s*(\d+(?:\.\d+)?)s?\s*$")
 
 
@@ -95,7 +96,7 @@ class GeminiLLM:
 
     def next_action(self, conversation: Conversation, notify: Notify) -> Reply:
         """One Action, re-asking (with the error fed back) while the reply is not valid."""
-        contents = [_content(m.role, m.text) for m in conversation.messages()]
+        contents = [_content(_ROLES[m.role], m.text) for m in conversation.messages()]
         settings = types.GenerateContentConfig(
             system_instruction=conversation.system,
             response_mime_type="application/json",
@@ -158,11 +159,11 @@ class GeminiLLM:
                 if attempt == self.max_retries:
                     where = self.base_url or "the Gemini API"
                     tries = f"{attempt + 1} attempts"
-                    msg = f"gemini: cannot reach {where} after {tries}: {_one_line(exc)}"
+                    msg = f"gemini: cannot reach {where} after {tries}: {one_line(exc)}"
                     raise LLMError(msg) from None
                 what = f"connection error ({type(exc).__name__})"
             except ValueError as exc:  # a body the SDK cannot read (not JSON, wrong shape)
-                msg = f"gemini: unreadable response from the API: {_one_line(exc)[:300]}"
+                msg = f"gemini: unreadable response from the API: {one_line(exc, 300)}"
                 raise LLMError(msg) from None
             delay = min(self.max_delay_s, self.backoff_s * 2**attempt if hint is None else hint)
             notify(f"gemini: {what}, retry {attempt + 1}/{self.max_retries} in {delay:.1f} s")
@@ -170,7 +171,7 @@ class GeminiLLM:
         raise AssertionError  # unreachable: the loop returns or raises
 
     def _failure(self, exc: errors.APIError, attempts: int) -> str:
-        message = _one_line(exc.message or exc.details or exc)[:500]
+        message = one_line(exc.message or exc.details or exc, 500)
         after = f" after {attempts} attempts" if attempts > 1 else ""
         status = f" {exc.status}" if exc.status else ""
         text = f"gemini: HTTP {exc.code}{status}{after}: {message}"
@@ -208,7 +209,7 @@ def _summarize(exc: ValidationError, limit: int = 300) -> str:
     for error in exc.errors(include_url=False):
         loc = ".".join(str(p) for p in error["loc"])
         parts.append(f"{loc}: {error['msg']}" if loc else error["msg"])
-    return _one_line("; ".join(parts))[:limit]
+    return one_line("; ".join(parts), limit)
 
 
 def _server_delay(exc: errors.APIError) -> float | None:
@@ -223,7 +224,3 @@ def _server_delay(exc: errors.APIError) -> float | None:
         if found := _SECONDS.match(str(detail.get("retryDelay", ""))):
             return float(found.group(1))
     return None
-
-
-def _one_line(value: object) -> str:
-    return " ".join(str(value).split())

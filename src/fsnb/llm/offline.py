@@ -22,14 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fsnb.agent.actions import Action
 from fsnb.documents import Document, document_files, parse
 from fsnb.errors import FsnbError
 from fsnb.llm.answer import Reading, Unit, candidates, extractive_answer, units
-from fsnb.llm.base import Conversation, Notify, Reply, Turn
 from fsnb.llm.extract import BM25, Ranked, Span, rank_documents, tokens
 from fsnb.llm.passages import Question, analyze, score_unit, select
 from fsnb.llm.references import Reference, Target, find_references, resolve
+from fsnb.protocol import Action, Conversation, Notify, Reply, Turn
 from fsnb.security import Sandbox
 from fsnb.tools.files import PAGE_CHARS
 

@@ -6,8 +6,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from fsnb.agent.actions import Action
-from fsnb.llm.base import Conversation, LLMError, Notify, Reply
+from fsnb.protocol import Action, Conversation, LLMError, Notify, Reply
 
 
 class ReplayLLM:

@@ -27,6 +27,7 @@ from traitlets import Bool, Float, Int, Unicode
 from traitlets.config.configurable import Configurable
 
 from fsnb.config import KEY_VARIABLES
+from fsnb.errors import one_line
 from fsnb.notebook.display import folder_label
 
 if TYPE_CHECKING:
@@ -65,11 +66,6 @@ def question_from(text: str, namespace: Mapping[str, Any]) -> str:
     return substitute("\n".join(lines).strip(), namespace)
 
 
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
-
-
 def _fixable() -> tuple[type[Exception], ...]:
     """Errors a user can act on: bad paths, a locked or open database, bad values."""
     import duckdb
@@ -80,7 +76,7 @@ def _fixable() -> tuple[type[Exception], ...]:
 
 
 def _usage_error(exc: BaseException) -> UsageError:
-    message = _one_line(exc)
+    message = one_line(exc, 500) or type(exc).__name__
     if "different configuration" in message:
         message += " (close the connection from fsnb.connect() or %explore_connection first)"
     return UsageError(message)

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import ConfigDict, Field, ValidationError, create_model
 
-from fsnb.errors import AccessDenied, FsnbError, ToolError
+from fsnb.errors import AccessDenied, FsnbError, ToolError, one_line
 
 ToolFunction = Callable[..., str]
 #: Keyword-only parameters the caller supplies, never the LLM.
@@ -51,7 +51,7 @@ def tool_errors(func: ToolFunction) -> ToolFunction:
 
 def describe(exc: BaseException, limit: int = 300) -> str:
     """`Type: message` of an exception, on one line of at most about `limit` characters."""
-    message = _cut(" ".join(str(exc).split()), limit)
+    message = one_line(exc, limit)
     return type(exc).__name__ + (f": {message}" if message else "")
 
 

@@ -1,4 +1,4 @@
-"""The Action the LLM returns at each step, as a pydantic model. Imports nothing from fsnb.
+"""The Action the LLM returns at each step, as a pydantic model.
 
 The model is flat (one object with a `kind` and the fields each kind needs) and tool
 arguments are a list of {name, value} pairs: Gemini's structured output rejects or

@@ -1,4 +1,4 @@
-"""What every LLM backend implements, and the conversation it is given."""
+"""What every LLM backend implements: the conversation it is given and the reply it returns."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from fsnb.agent.actions import Action
 from fsnb.errors import FsnbError
+from fsnb.protocol.action import Action
+from fsnb.protocol.outcome import ToolOutcome
 
 
 class LLMError(FsnbError):
@@ -36,16 +37,27 @@ class MissingKey(LLMError):
 
 @dataclass
 class Message:
-    role: Literal["user", "model"]
+    role: Literal["user", "assistant"]
     text: str
 
 
 @dataclass
 class Turn:
-    """One step: the action taken and the text the loop sent back (tool result etc.)."""
+    """One step: the action taken and what the loop sent back.
+
+    `result` is the text the LLM reads; `outcome` is the tool's typed outcome (None for
+    steps that ran no tool), with `cut` characters of its text left out at the size budget.
+    """
 
     action: Action
     result: str
+    outcome: ToolOutcome | None = None
+    cut: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """Whether the step succeeded (a step without a tool always does)."""
+        return self.outcome is None or self.outcome.ok
 
 
 @dataclass
@@ -61,10 +73,10 @@ class Conversation:
     last_step: bool = False
 
     def messages(self) -> list[Message]:
-        """The chat transcript: opening, then each action (model) and its result (user)."""
+        """The chat transcript: opening, then each action (assistant) and its result (user)."""
         out = [Message("user", self.opening)]
         for turn in self.turns:
-            out.append(Message("model", turn.action.model_dump_json(exclude_defaults=True)))
+            out.append(Message("assistant", turn.action.model_dump_json(exclude_defaults=True)))
             out.append(Message("user", turn.result))
         if self.last_step:
             out.append(

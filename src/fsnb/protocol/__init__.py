@@ -1,0 +1,32 @@
+"""The agent protocol: the Action an LLM chooses, the conversation it sees, the reply it
+returns, and the outcome of a tool. Both `fsnb.agent` and `fsnb.llm` build on it; it
+builds on nothing in fsnb but its errors."""
+
+from fsnb.protocol.action import Action, ActionKind, CitedSource, ToolArg
+from fsnb.protocol.conversation import (
+    LLM,
+    Conversation,
+    LLMError,
+    Message,
+    MissingKey,
+    Notify,
+    Reply,
+    Turn,
+)
+from fsnb.protocol.outcome import ToolOutcome
+
+__all__ = [
+    "LLM",
+    "Action",
+    "ActionKind",
+    "CitedSource",
+    "Conversation",
+    "LLMError",
+    "Message",
+    "MissingKey",
+    "Notify",
+    "Reply",
+    "ToolArg",
+    "ToolOutcome",
+    "Turn",
+]
