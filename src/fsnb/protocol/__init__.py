@@ -6,6 +6,7 @@ from fsnb.protocol.action import Action, ActionKind, CitedSource, ToolArg
 from fsnb.protocol.conversation import (
     LLM,
     Conversation,
+    Documents,
     LLMError,
     Message,
     MissingKey,
@@ -21,6 +22,7 @@ __all__ = [
     "ActionKind",
     "CitedSource",
     "Conversation",
+    "Documents",
     "LLMError",
     "Message",
     "MissingKey",

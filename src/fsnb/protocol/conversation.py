@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from fsnb.errors import FsnbError
 from fsnb.protocol.action import Action
 from fsnb.protocol.outcome import ToolOutcome
+
+if TYPE_CHECKING:
+    from fsnb.documents.model import Document
 
 
 class LLMError(FsnbError):
@@ -60,6 +63,16 @@ class Turn:
         return self.outcome is None or self.outcome.ok
 
 
+class Documents(Protocol):
+    """The folder's documents as the explorer sees them through its sandbox (relative
+    paths, parsed through the parse cache). Handed to backends that work from the text
+    itself (the offline strategy); a chat model sees only what the tools returned."""
+
+    def paths(self) -> list[str]: ...
+
+    def document(self, path: str) -> Document: ...
+
+
 @dataclass
 class Conversation:
     """Everything a backend may look at to choose the next action."""
@@ -71,6 +84,7 @@ class Conversation:
     tools: list[dict[str, Any]]
     turns: list[Turn] = field(default_factory=list)
     last_step: bool = False
+    documents: Documents | None = None
 
     def messages(self) -> list[Message]:
         """The chat transcript: opening, then each action (assistant) and its result (user)."""
