@@ -213,8 +213,9 @@ def synthetic(store, chunks: int, vocab: int = 60_000, per_doc: int = 20, seed: 
 def search_speed(tmp: Path, chunks: int, queries: int) -> dict[str, object]:
     import numpy as np
 
-    from fsnb.index.search import bm25, cluster_terms
+    from fsnb.index.bm25 import bm25
     from fsnb.index.store import Store
+    from fsnb.index.writer import cluster_terms
 
     store = Store(tmp / "search.duckdb")
     with store.connect() as con:

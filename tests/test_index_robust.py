@@ -18,7 +18,7 @@ from conftest import unprivileged
 from fsnb.cli import main
 from fsnb.index import DatabaseDamaged, Index
 from fsnb.index import changes as changes_module
-from fsnb.index.search import IndexingInProgress, NotIndexed
+from fsnb.index.query import IndexingInProgress, NotIndexed
 from fsnb.tools.indexed import semantic_search
 
 WORDS = "retention bonus purchase price escrow indemnity audit ledger closing schedule".split()

@@ -15,20 +15,12 @@ import pytest
 from conftest import DATA, make_pdf
 from fake_gemini import FakeGemini, Scripted, Sent
 
+from fsnb.index.bm25 import bm25
 from fsnb.index.bridge import bridge, find_files
 from fsnb.index.filters import FilterError
 from fsnb.index.index import Index
-from fsnb.index.search import (
-    COLUMNS,
-    NotIndexed,
-    bm25,
-    cluster_terms,
-    highlights,
-    query_terms,
-    rrf,
-    search,
-    snippet,
-)
+from fsnb.index.query import COLUMNS, NotIndexed, highlights, query_terms, snippet
+from fsnb.index.search import rrf, search
 from fsnb.index.store import Store
 from fsnb.index.vectors import (
     EmbeddingError,
@@ -42,6 +34,7 @@ from fsnb.index.vectors import (
     stored_models,
     vector_search,
 )
+from fsnb.index.writer import cluster_terms
 
 CORPORA = ["test_acquisition", "large_acquisition", "mixed"]
 

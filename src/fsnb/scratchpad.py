@@ -31,7 +31,6 @@ import pandas as pd
 from fsnb.errors import FsnbError, one_line
 from fsnb.index.guard import (
     INDEX_VIEWS,
-    SHARED_SCHEMA,
     SqlRefused,
     folder_root,
     has_schema,
@@ -40,7 +39,7 @@ from fsnb.index.guard import (
     schema_tables,
     scratch_schema,
 )
-from fsnb.index.store import Store, corpus_id
+from fsnb.index.store import SHARED_SCHEMA, Store, corpus_id
 
 MAX_NAME = 63
 TYPES = "VARCHAR, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), BOOLEAN, DATE, TIMESTAMP, JSON"

@@ -11,8 +11,10 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from fsnb.documents import parse
 from fsnb.errors import FsnbError
-from fsnb.index.search import (
+from fsnb.index.bm25 import query_idf
+from fsnb.index.query import (
     FILE_COLUMNS,
     MIN_COVERAGE,
     WORD,
@@ -20,10 +22,10 @@ from fsnb.index.search import (
     Source,
     coverage,
     hit_frame,
-    query_idf,
     query_terms,
     session,
 )
+from fsnb.security import Sandbox
 from fsnb.text import tokenize
 
 _BLOCK = re.compile(r"\S(?:.*?)(?=\n\s*\n|\Z)", re.S)
@@ -137,9 +139,6 @@ def bridge(
     `ranker="bridge"`. Empty otherwise. `attrs["reason"]` says why it fell back and
     `attrs["skipped"]` ({path: why}) which matching files could not be read.
     """
-    from fsnb.documents import parse
-    from fsnb.security import Sandbox
-
     _, words = query_terms(query)
     rows: list[dict[str, Any]] = []
     skipped: dict[str, str] = {}

@@ -47,7 +47,6 @@ INDEX_VIEWS = {
 #: Table functions that only generate values.
 TABLE_FUNCTIONS = frozenset({"range", "generate_series", "unnest", "json_each", "json_tree"})
 #: The scratch schema of a folder is `scratch_<corpus id>`; this one serves no folder.
-SHARED_SCHEMA = "scratch"
 
 
 class SqlRefused(FsnbError):
@@ -224,8 +223,6 @@ def run_select(
             _settings(con, limit_text)
             if folder is not None:
                 check_confined(checked, _confine(con, folder))
-            elif has_schema(con, SHARED_SCHEMA):
-                con.execute(f"SET search_path = '{SHARED_SCHEMA},main'")
             return _timed(con, checked, limit, timeout_s)
     except duckdb.OutOfMemoryException:
         msg = f"the query needs more than {limit_text} of memory; aggregate or filter it"

@@ -8,9 +8,14 @@ from typing import Any
 
 import pandas as pd
 
+from fsnb.documents import document_files
+from fsnb.index import bridge, search
+from fsnb.index.guard import run_select
 from fsnb.index.pipeline import IndexReport, corpus_id, forget_folder, index_folder
-from fsnb.index.search import indexing
+from fsnb.index.query import indexing
 from fsnb.index.store import DatabaseDamaged, Store
+from fsnb.index.vectors import embed_corpus
+from fsnb.security import Sandbox
 
 _STATUS_SQL = (
     "SELECT c.id, c.root, c.indexed_at,"
@@ -97,14 +102,11 @@ class Index:
     ) -> pd.DataFrame:
         """Chunks ranked by BM25 (hybrid with vectors when `embedder` has them), filtered by
         metadata; when they do not answer the query, passages of files named like it."""
-        from fsnb.index import bridge as fallback
-        from fsnb.index import search as engine
-
-        hits = engine.search(
+        hits = search.search(
             self.store, folder, query, k=k, filter=filter, embedder=embedder, mode=mode
         )  # type: ignore[arg-type]
         if bridge:
-            extra = fallback.bridge(self.store, folder, query, hits)
+            extra = bridge.bridge(self.store, folder, query, hits)
             if not extra.empty:
                 return pd.concat([hits, extra], ignore_index=True)
         return hits
@@ -113,14 +115,10 @@ class Index:
         self, pattern: str, folder: str | os.PathLike[str] = ".", *, k: int = 50
     ) -> pd.DataFrame:
         """Files of an indexed folder whose names match a glob or keywords."""
-        from fsnb.index.bridge import find_files
-
-        return find_files(self.store, folder, pattern, k=k)
+        return bridge.find_files(self.store, folder, pattern, k=k)
 
     def embed(self, folder: str | os.PathLike[str], embedder: Any, *, progress: bool = True) -> int:
         """Store vectors for the folder's chunks that lack them (see `fsnb.index.vectors`)."""
-        from fsnb.index.vectors import embed_corpus
-
         return embed_corpus(self.store, folder, embedder, progress=progress)
 
     # -- DataFrames ------------------------------------------------------------------
@@ -199,15 +197,10 @@ class Index:
         `files` and its scratchpad tables, by their bare names. Without it, the whole
         index, with the shared scratch schema first on the search path.
         """
-        from fsnb.index.guard import run_select
-
         return run_select(self.store, query, folder=folder, limit=limit, timeout_s=timeout_s)
 
     def is_current(self, folder: str | os.PathLike[str]) -> bool:
         """Whether every supported file of `folder` is indexed with its current size and mtime."""
-        from fsnb.documents import document_files
-        from fsnb.security import Sandbox
-
         if not self.store.path.exists():
             return False
         box = Sandbox(folder)

@@ -30,9 +30,8 @@ from fsnb.errors import ParseError
 from fsnb.index import changes, runs
 from fsnb.index.changes import FileRow, Known
 from fsnb.index.metadata import discover_schema
-from fsnb.index.search import cluster_terms
 from fsnb.index.store import corpus_id
-from fsnb.index.writer import Entry, prepare, write
+from fsnb.index.writer import Entry, cluster_terms, prepare, write
 from fsnb.security import Sandbox
 
 if TYPE_CHECKING:

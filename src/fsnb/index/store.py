@@ -27,6 +27,8 @@ import duckdb
 from fsnb.errors import FsnbError
 
 SCHEMA_VERSION = 3
+#: The shared scratchpad's schema (tables made by hand, outside any folder).
+SHARED_SCHEMA = "scratch"
 
 #: Each migration brings the schema from version i to i + 1.
 MIGRATIONS: list[str] = [
@@ -231,7 +233,9 @@ class Store:
         delay = 0.02
         while True:
             try:
-                return duckdb.connect(str(self.path), read_only=read_only)
+                if read_only:
+                    return open_read_only(self.path)
+                return duckdb.connect(str(self.path))
             except duckdb.Error as exc:
                 waited = time.monotonic() - began
                 if why := _damage(exc):
@@ -338,3 +342,12 @@ def migrate(con: duckdb.DuckDBPyConnection) -> int:
         con.execute("INSERT INTO schema_version VALUES (?)", [version + 1])
         con.execute("COMMIT")
     return found
+
+
+def open_read_only(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the index file at `path`, with the shared scratch schema
+    first on the search path (when the file has one), so its tables need no prefix."""
+    con = duckdb.connect(str(path), read_only=True)
+    with suppress(duckdb.CatalogException):  # an index older than the scratchpad
+        con.execute(f"SET search_path = '{SHARED_SCHEMA},main'")
+    return con

@@ -26,7 +26,7 @@ import pandas as pd
 
 from fsnb import config
 from fsnb.errors import FsnbError
-from fsnb.index.search import (
+from fsnb.index.query import (
     Folder,
     NotIndexed,
     Source,

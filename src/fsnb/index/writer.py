@@ -1,7 +1,8 @@
 """A batch of documents' rows, prepared outside the database and written in bulk.
 
 Metadata, chunks and terms are computed before the connection opens (`prepare`), so the
-database file is held only for the few set-based statements of `write`.
+database file is held only for the few set-based statements of `write`. `cluster_terms`
+keeps the `terms` table sorted by term for BM25's zone-map lookups.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     import duckdb
 
     from fsnb.documents import Document
+    from fsnb.index.store import Store
 
 DOCUMENT_COLUMNS = [
     "title", "format", "pages", "chars", "text", "metadata", "parser", "warnings", "spans",
@@ -149,3 +151,38 @@ def _insert(
         )
     finally:
         con.unregister(view)
+
+
+#: Rows appended to `terms` since it was last clustered that make `cluster_terms` act.
+CLUSTER_TAIL_ROWS = 200_000
+
+
+def cluster_terms(
+    store: Store, *, min_tail_rows: int = CLUSTER_TAIL_ROWS, force: bool = False
+) -> bool:
+    """Rewrite `terms` sorted by term once enough rows were appended since the last time.
+
+    Indexing appends rows in document order, into row groups whose term range spans the
+    vocabulary: every query term scans them all. Sorted, a term's rows share one or two
+    row groups. Rows of documents newer than the last clustering (document ids only grow)
+    form the unsorted tail. Returns whether the table was rewritten.
+
+    (Schema migration 2 dropped the ART index on `terms(term)` in favour of this.)
+    """
+    with store.transaction() as con:
+        last = con.execute("SELECT coalesce(max(max_doc_id), -1) FROM terms_layout").fetchone()[0]
+        tail = con.execute("SELECT count(*) FROM terms WHERE doc_id > ?", [last]).fetchone()[0]
+        if not force and tail < min_tail_rows:
+            return False
+        con.execute("CREATE TEMP TABLE sorted_terms AS FROM terms ORDER BY term, doc_id, position")
+        con.execute("DELETE FROM terms")
+        con.execute("INSERT INTO terms FROM sorted_terms")
+        con.execute("DROP TABLE sorted_terms")
+        con.execute("DELETE FROM terms_layout")
+        con.execute(
+            "INSERT INTO terms_layout (max_doc_id, term_rows) SELECT"
+            " (SELECT coalesce(max(id), 0) FROM documents), (SELECT count(*) FROM terms)"
+        )
+    with store.connect() as con:
+        con.execute("CHECKPOINT")
+    return True

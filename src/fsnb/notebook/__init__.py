@@ -5,7 +5,6 @@ Submodules load on first use, so `import fsnb.notebook` stays cheap.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import os
 from pathlib import Path
@@ -32,9 +31,7 @@ def connect(db: str | os.PathLike[str] | None = None) -> duckdb.DuckDBPyConnecti
     The connection holds the file open: close it before indexing or exploring with the
     scratchpad in the same kernel (DuckDB refuses a second, writable connection).
     """
-    import duckdb
-
-    from fsnb.index.store import default_db_path
+    from fsnb.index.store import default_db_path, open_read_only
 
     path = Path(db).expanduser() if db else default_db_path()
     if not path.is_file():
@@ -43,10 +40,7 @@ def connect(db: str | os.PathLike[str] | None = None) -> duckdb.DuckDBPyConnecti
             "(%explore_index FOLDER, or fsnb.Index().add_folder(FOLDER))"
         )
         raise FileNotFoundError(msg)
-    con = duckdb.connect(str(path), read_only=True)
-    with contextlib.suppress(duckdb.CatalogException):  # an index older than the scratchpad
-        con.execute("SET search_path = 'scratch,main'")
-    return con
+    return open_read_only(path)
 
 
 def __getattr__(name: str) -> Any:

@@ -19,17 +19,11 @@ import pandas as pd
 
 from fsnb.documents import Document, PageSpan, parse
 from fsnb.errors import FsnbError
+from fsnb.index.bm25 import bm25
 from fsnb.index.bridge import bridge
 from fsnb.index.filters import BUILTIN_FIELDS
-from fsnb.index.search import (
-    IndexingInProgress,
-    NotIndexed,
-    bm25,
-    filter_sql,
-    indexing,
-    search,
-    session,
-)
+from fsnb.index.query import IndexingInProgress, NotIndexed, filter_sql, indexing, session
+from fsnb.index.search import search
 from fsnb.index.store import Store
 from fsnb.index.vectors import EmbeddingError, stored_embedder
 from fsnb.security import Sandbox

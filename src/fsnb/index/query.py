@@ -1,0 +1,227 @@
+"""What every index reader shares: the corpus a folder maps to, a read session, the
+filter condition, the query's terms, and hit rows with highlights and snippets.
+
+BM25 (`fsnb.index.bm25`), vectors (`fsnb.index.vectors`), the hybrid `search` and the
+file-name bridge build on this module; the write path does not import it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+from fsnb.errors import FsnbError
+from fsnb.index import runs
+from fsnb.index.filters import compile_filter
+from fsnb.index.store import Store, corpus_id
+from fsnb.text import STOPWORDS, stem, tokenize
+
+#: Where to search: a `Store`, or a connection already open on one (opening costs ~50 ms).
+Source = Store | duckdb.DuckDBPyConnection
+Folder = str | os.PathLike[str]
+COLUMNS = [
+    "path", "title", "page", "position", "heading", "score",
+    "text", "start_char", "end_char", "highlights", "ranker",
+]  # fmt: skip
+FILE_COLUMNS = ["path", "name", "extension", "size", "category", "matches"]
+#: Hits holding less than this share of the query's idf do not answer it (see `bridge`).
+MIN_COVERAGE = 0.5
+SNIPPET_CHARS = 300
+#: A word or number as users write them ("1,200,000" in one piece).
+WORD = re.compile(r"\d{1,3}(?:[,\u2009]\d{3})+(?:\.\d+)?|[A-Za-z0-9]+(?:\.[0-9]+)?")
+
+
+class NotIndexed(FsnbError):
+    """The folder has no corpus in the index."""
+
+    def __init__(self, folder: Folder, why: str = "") -> None:
+        self.folder = str(folder)
+        super().__init__(
+            f"{self.folder} is not indexed{f' ({why})' if why else ''}: "
+            f"run `fsnb index {self.folder}` or Index().add_folder({self.folder!r})"
+        )
+
+
+class IndexingInProgress(NotIndexed):
+    """The folder is being indexed and none of its documents is committed yet."""
+
+    def __init__(self, folder: Folder, progress: str) -> None:
+        self.folder = str(folder)
+        self.progress = progress
+        msg = f"{self.folder} is not searchable yet ({progress}): try again in a moment"
+        FsnbError.__init__(self, msg)
+
+
+def corpus_of(con: duckdb.DuckDBPyConnection, folder: Folder) -> int:
+    """The id of the corpus rooted at `folder`, or `NotIndexed`."""
+    cid = corpus_id(con, str(Path(folder).expanduser().resolve()), create=False)
+    if cid is None:
+        raise NotIndexed(folder)
+    return cid
+
+
+@contextmanager
+def session(source: Source, folder: Folder) -> Iterator[tuple[duckdb.DuckDBPyConnection, int]]:
+    """(connection, corpus id): a short read-only connection, or the one passed in."""
+    if isinstance(source, duckdb.DuckDBPyConnection):
+        yield source, corpus_of(source, folder)
+        return
+    if not source.path.exists():
+        raise NotIndexed(folder)
+    with source.connect(read_only=True) as con:
+        cid = corpus_of(con, folder)
+        _check_committed(con, cid, folder)
+        yield con, cid
+
+
+def indexing(con: duckdb.DuckDBPyConnection, cid: int) -> str | None:
+    """How the latest indexing run of corpus `cid` stands ('indexing in progress: 120 of
+    500 documents committed', 'indexing interrupted: ...'), or None once it finished."""
+    run = runs.latest(con, cid)
+    return run.describe() if run and run.status != "finished" else None
+
+
+def _check_committed(con: duckdb.DuckDBPyConnection, cid: int, folder: Folder) -> None:
+    """`NotIndexed` saying why when a corpus whose indexing has not finished has no documents."""
+    run = runs.latest(con, cid)
+    if run is None:  # a corpus row made for a scratchpad, never indexed
+        (indexed_at,) = con.execute("SELECT indexed_at FROM corpora WHERE id = ?", [cid]).fetchone()
+        if indexed_at is None:
+            raise NotIndexed(folder)
+        return
+    if run.status == "finished":
+        return
+    if con.execute("SELECT 1 FROM documents WHERE corpus_id = ? LIMIT 1", [cid]).fetchone():
+        return
+    if run.active:
+        raise IndexingInProgress(folder, run.describe())
+    raise NotIndexed(folder, run.describe())
+
+
+def schema_of(con: duckdb.DuckDBPyConnection, cid: int) -> dict[str, str]:
+    """{field: type} of the corpus' metadata, as the filter language wants it."""
+    return dict(
+        con.execute("SELECT field, type FROM schemas WHERE corpus_id = ?", [cid]).fetchall()
+    )
+
+
+def filter_sql(con: duckdb.DuckDBPyConnection, cid: int, expr: str | None) -> tuple[str, list[Any]]:
+    """A condition over documents `d` for a filter expression (None without one)."""
+    if not expr or not expr.strip():
+        return "", []
+    return compile_filter(expr, schema_of(con, cid))
+
+
+def query_terms(query: str) -> tuple[Counter[str], dict[str, str]]:
+    """Query term counts (stems, as indexed) and the word the user wrote for each stem."""
+    words: dict[str, str] = {}
+    for match in WORD.finditer(query):
+        for term in tokenize(match.group()):
+            words.setdefault(term, match.group())
+    return Counter(tokenize(query)), words
+
+
+def fetch_chunks(
+    con: duckdb.DuckDBPyConnection, scored: list[tuple[int, int, float]]
+) -> list[dict[str, Any]]:
+    """The rows of scored (doc_id, position, score) chunks, in that order, without highlights.
+
+    One equality per document: each reads one row group, where a join or an `IN` list
+    would read the text of every chunk between the smallest and largest key.
+    """
+    positions: dict[int, list[int]] = {}
+    for doc, pos, _ in scored:
+        positions.setdefault(doc, []).append(pos)
+    if not positions:
+        return []
+    union = " UNION ALL ".join(
+        "SELECT * FROM chunks WHERE doc_id = ? AND list_contains(?, position)" for _ in positions
+    )
+    found = con.execute(
+        "SELECT c.doc_id, c.position, d.path, d.title, c.page, c.heading, c.text, c.start_char,"
+        f" c.end_char FROM ({union}) c JOIN documents d ON d.id = c.doc_id",
+        [x for doc, pos in positions.items() for x in (doc, pos)],
+    ).fetchall()
+    names = ["doc_id", "position", "path", "title", "page", "heading", "text", "start_char"]
+    rows = {(r[0], r[1]): dict(zip([*names, "end_char"], r, strict=True)) for r in found}
+    return [
+        {**rows[(doc, pos)], "score": float(score)}
+        for doc, pos, score in scored
+        if (doc, pos) in rows
+    ]
+
+
+def hit_frame(rows: list[dict[str, Any]], ranker: str, words: dict[str, str]) -> pd.DataFrame:
+    """Hit rows as a frame of `COLUMNS`, with highlights for the query `words`."""
+    for row in rows:
+        row["highlights"] = highlights(row["text"], words, row["heading"] or "")
+        row.setdefault("ranker", ranker)
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def coverage(idf: dict[str, float], text: str) -> float:
+    """The share of the query's idf that `text` holds."""
+    total = sum(idf.values())
+    present = set(tokenize(text))
+    return sum(v for t, v in idf.items() if t in present) / total if total else 0.0
+
+
+def highlights(text: str, words: dict[str, str], heading: str = "") -> dict[str, Any]:
+    """{terms: the query words found, snippet}; `words` maps query stems to query words."""
+    spans = [
+        (m.start(), m.end(), term)
+        for m in _candidates(tuple(words)).finditer(text)
+        if (term := _term(m.group())) in words
+    ]
+    present = {t for _, _, t in spans} | (set(tokenize(heading)) & words.keys())
+    return {"terms": [w for t, w in words.items() if t in present], "snippet": snippet(text, spans)}
+
+
+@functools.lru_cache(maxsize=256)
+def _candidates(terms: tuple[str, ...]) -> re.Pattern[str]:
+    """`WORD` matches that may stem to one of `terms`: numbers, or the same 3 first letters."""
+    heads = "|".join(sorted({re.escape(t[:3]) for t in terms if not t[:1].isdigit()}))
+    parts = [rf"(?<![A-Za-z0-9])(?i:{heads})[A-Za-z0-9]*(?:\.[0-9]+)?"] if heads else []
+    if any(t[:1].isdigit() for t in terms):
+        parts.append(r"(?<![A-Za-z0-9])" + WORD.pattern.split("|")[0] + r"|\b\d+(?:\.\d+)?")
+    return re.compile("|".join(parts) or r"(?!)")
+
+
+def _term(word: str) -> str:
+    """`tokenize(word)[0]` (or '') for one `WORD` match, without its regular expressions."""
+    word = word.lower().replace(",", "").replace("\u2009", "")
+    return "" if word in STOPWORDS else stem(word)
+
+
+def snippet(text: str, spans: list[tuple[int, int, str]], width: int = SNIPPET_CHARS) -> str:
+    """About `width` characters of `text` around the densest run of `spans`, each in `**`."""
+    best, best_key = (0, 0), (-1, -1)
+    for i, (start, _, _) in enumerate(spans):
+        inside = [s for s in spans[i:] if s[1] - start <= width]
+        key = (len({s[2] for s in inside}), len(inside))
+        if key > best_key:
+            best, best_key = (start, inside[-1][1]), key
+    pad = max(0, (width - (best[1] - best[0])) // 2)
+    lo = max(0, min(best[0] - pad, len(text) - width))
+    hi = min(len(text), lo + width)
+    if lo > 0 and (space := text.rfind(" ", max(0, lo - 20), lo)) > 0:
+        lo = space + 1
+    if hi < len(text) and (space := text.find(" ", hi, hi + 20)) > 0:
+        hi = space
+    parts, pos = [], lo
+    for start, end, _ in spans:
+        if start >= lo and end <= hi:
+            parts += [text[pos:start], f"**{text[start:end]}**"]
+            pos = end
+    parts.append(text[pos:hi])
+    body = " ".join("".join(parts).split())
+    return ("…" if lo > 0 else "") + body + ("…" if hi < len(text) else "")
