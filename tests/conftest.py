@@ -1,8 +1,11 @@
-"""Shared fixtures: an isolated parse cache, offline Hugging Face, small sample folders."""
+"""Shared fixtures: an isolated parse cache, offline Hugging Face, small sample folders,
+and a network guard that fails any test whose code connects beyond 127.0.0.1."""
 
 from __future__ import annotations
 
 import os
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,30 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 DATA = Path(__file__).resolve().parent.parent / "data"
+NETGUARD = Path(__file__).resolve().parent / "netguard"
+
+# The guard, here and (through PYTHONPATH) in every Python process the tests start.
+sys.path.insert(0, str(NETGUARD))
+import sitecustomize as netguard  # noqa: E402  (tests/netguard/sitecustomize.py)
+
+_NETLOG = Path(tempfile.mkstemp(prefix="fsnb-netguard-", suffix=".log")[1])
+os.environ[netguard.LOG_VARIABLE] = str(_NETLOG)
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(NETGUARD), *filter(None, [os.environ.get("PYTHONPATH")])]
+)
+netguard.install()
+
+
+@pytest.fixture(autouse=True)
+def _loopback_only():
+    """Fail the test if it (or a process it started) tried to reach a non-loopback address."""
+    before = _NETLOG.stat().st_size
+    yield
+    with _NETLOG.open(encoding="utf-8") as log:
+        log.seek(before)
+        attempts = log.read().split()
+    if attempts:
+        pytest.fail(f"connections beyond loopback were attempted: {' '.join(attempts[:6])}")
 
 
 @pytest.fixture(autouse=True)
