@@ -336,7 +336,7 @@ def test_a_docx_with_a_million_paragraphs_is_too_large_to_parse(tmp_path: Path, 
 def test_wrong_paths_say_so_and_suggest_the_closest_names(
     folder: Path, tool: str, args: dict, expected: str
 ):
-    assert file_registry().call(tool, args, root=str(folder)) == expected
+    assert file_registry().call(tool, args, root=str(folder)).text == expected
 
 
 def test_go_deeper_into_a_wrong_path_says_so(folder: Path):
@@ -404,17 +404,17 @@ def test_no_tool_message_shows_the_absolute_root(folder: Path, tmp_path: Path):
     calls += [("glob", {"pattern": p}) for p in ("../*", str(folder / "*"), "nope/*")]
     registry = file_registry()
     for tool, args in calls:
-        out = finishes(registry.call, tool, args, root=str(folder), seconds=60)
+        out = finishes(registry.call, tool, args, root=str(folder), seconds=60).text
         assert out.startswith(("error:", "access denied:")), (tool, args, out)
         assert "\n" not in out, (tool, args, out)
         assert str(tmp_path) not in out, (tool, args, out)
-    assert registry.call("read", {"path": inside}, root=str(folder)).startswith(
+    assert registry.call("read", {"path": inside}, root=str(folder)).text.startswith(
         "error: missing.txt does not exist"
     )
-    assert registry.call("read", {"path": "dangling.txt"}, root=str(folder)) == (
+    assert registry.call("read", {"path": "dangling.txt"}, root=str(folder)).text == (
         "error: dangling.txt is a broken symlink (its target does not exist)"
     )
-    assert registry.call("parse_file", {"path": "broken.pdf"}, root=str(folder)).startswith(
+    assert registry.call("parse_file", {"path": "broken.pdf"}, root=str(folder)).text.startswith(
         "error: cannot read broken.pdf: "
     )
 

@@ -11,8 +11,8 @@ from conftest import make_pdf
 from fsnb.index.index import Index
 from fsnb.index.vectors import HashEmbedder, embed_corpus
 from fsnb.scratchpad import Scratchpad
-from fsnb.tools import Registry
-from fsnb.tools.indexed import INDEX_TOOLS
+from fsnb.tools import Registry, ToolOutcome
+from fsnb.tools.indexed import INDEX_TOOLS, get_document, semantic_search
 
 TOOLS = Registry(INDEX_TOOLS)
 
@@ -46,8 +46,12 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str
     yield str(root), str(db)
 
 
-def call(name: str, root: str, db: str, **arguments: object) -> str:
+def outcome(name: str, root: str, db: str, **arguments: object) -> ToolOutcome:
     return TOOLS.call(name, arguments, root=root, db=db)
+
+
+def call(name: str, root: str, db: str, **arguments: object) -> str:
+    return outcome(name, root, db, **arguments).text
 
 
 def test_the_tools_take_root_and_db_from_the_caller():
@@ -62,6 +66,10 @@ def test_semantic_search_lists_passages(indexed: tuple[str, str]):
     assert out.startswith("1 passage for 'purchase price closing' (bm25):")  # one chunk
     assert "[1] agreement.pdf, page 1 (score " in out
     assert "**Purchase** **Price** is $9,000,000" in out
+    found = outcome("semantic_search", root, db, query="purchase price closing", k=3)
+    [hit] = found.data["hits"]
+    assert hit["path"] == "agreement.pdf" and hit["page"] == 1 and hit["score"] > 0
+    assert found.data["name_matches"] == []
 
 
 def test_semantic_search_with_a_filter(indexed: tuple[str, str]):
@@ -80,6 +88,9 @@ def test_semantic_search_falls_back_to_file_names(indexed: tuple[str, str]):
     assert "passages from files whose names match it:" in out
     assert "[1] vendor_payments_2024.csv, page 1 (file name match)" in out
     assert "Acme Supply" in out
+    data = outcome("semantic_search", root, db, query="vendor payments").data
+    assert data["name_matches"] == [{"path": "vendor_payments_2024.csv", "page": 1}]
+    assert len(data["hits"]) <= 3  # the weak matches shown after them
 
 
 def test_semantic_search_uses_stored_vectors(indexed: tuple[str, str], tmp_path: Path):
@@ -116,10 +127,14 @@ def test_get_document_pages_the_indexed_text(indexed: tuple[str, str]):
     assert first.endswith("more characters: call again with offset=40]")
     rest = call("get_document", root, db, path="agreement.pdf", offset=40)
     assert "characters 40-" in rest.splitlines()[0] and "June 30, 2025" in rest
+    shown = outcome("get_document", root, db, path="agreement.pdf", offset=40, limit=10).data
+    assert shown["path"] == "agreement.pdf" and (shown["offset"], shown["end"]) == (40, 50)
+    assert shown["total"] > 50
 
 
 def test_get_document_errors(indexed: tuple[str, str]):
     root, db = indexed
+    assert not outcome("get_document", root, db, path="nope.pdf").ok
     assert call("get_document", root, db, path="nope.pdf") == (
         "error: nope.pdf is not in this folder's index"
     )
@@ -162,4 +177,13 @@ def test_list_indexed_documents(indexed: tuple[str, str]):
     assert nothing == "no indexed document in this folder matches the filter 'pages>=50'"
     assert call("list_indexed_documents", root, db, filter="format pdf").startswith(
         "error: filter syntax error"
+    )
+
+
+def test_index_tools_by_hand(indexed: tuple[str, str]):
+    root, db = indexed
+    found = semantic_search("purchase price", root=root, db=db)
+    assert isinstance(found, str) and "[1] agreement.pdf, page 1 (score " in found
+    assert get_document("nope.pdf", root=root, db=db) == (
+        "error: nope.pdf is not in this folder's index"
     )

@@ -271,7 +271,7 @@ def test_tools_through_the_registry(db: Path, tmp_path: Path):
     registry = Registry(SCRATCH_TOOLS)
 
     def call(tool: str, **args: object) -> str:
-        return registry.call(tool, args, root=str(tmp_path), db=str(db))
+        return registry.call(tool, args, root=str(tmp_path), db=str(db)).text
 
     assert call("list_tables") == "No scratchpad tables yet: make one with create_table."
     assert call("create_table", name="Transactions!", columns=COLUMNS) == (
@@ -303,7 +303,7 @@ def test_tool_errors_are_text(db: Path, tmp_path: Path):
     registry = Registry(SCRATCH_TOOLS)
 
     def call(tool: str, **args: object) -> str:
-        return registry.call(tool, args, root=str(tmp_path), db=str(db))
+        return registry.call(tool, args, root=str(tmp_path), db=str(db)).text
 
     call("create_table", name="t", columns="a INTEGER")
     assert call("query_data", sql="DROP TABLE t").startswith(
@@ -358,7 +358,7 @@ calls = [
     ("list_tables", {}),
 ]
 for name, args in calls:
-    print(json.dumps([name, registry.call(name, args, root=root, db=db)]))
+    print(json.dumps([name, registry.call(name, args, root=root, db=db).text]))
 """
 
 

@@ -1,4 +1,4 @@
-"""Every tool, called with schema-valid but extreme arguments, answers with text.
+"""Every tool, called with schema-valid but extreme arguments, answers with an outcome.
 
 The arguments come from each tool's JSON schema, so a tool added later is covered too.
 """
@@ -15,7 +15,7 @@ from conftest import make_pdf
 
 from fsnb.index.filters import FilterError, compile_filter
 from fsnb.index.index import Index
-from fsnb.tools import Registry, agent_registry
+from fsnb.tools import Registry, ToolOutcome, agent_registry
 from fsnb.tools.registry import failure_line
 
 REGISTRY = agent_registry(use_index=True)
@@ -107,17 +107,19 @@ def test_the_generated_arguments_are_valid_for_their_schema():
 
 
 @pytest.mark.parametrize("name", REGISTRY.names())
-def test_every_tool_answers_extreme_arguments_with_text(name: str, indexed: tuple[str, str]):
+def test_every_tool_answers_extreme_arguments_with_an_outcome(name: str, indexed: tuple[str, str]):
     root, db = indexed
     schema = next(s for s in REGISTRY.schemas() if s["name"] == name)
     unexpected: list[str] = []
     for label, arguments in argument_sets(schema):
         began = time.monotonic()
-        out = REGISTRY.call(name, arguments, root=root, db=db)
+        outcome = REGISTRY.call(name, arguments, root=root, db=db)
         took = time.monotonic() - began
-        assert isinstance(out, str), f"{name}({label}) returned {type(out).__name__}"
+        assert isinstance(outcome, ToolOutcome), f"{name}({label}) returned {outcome!r}"
         assert took < 30, f"{name}({label}) took {took:.0f} s"
-        if out.startswith(("error:", "access denied:")):
+        out = outcome.text
+        assert outcome.ok != out.startswith(("error:", "access denied:")), (label, out[:300])
+        if not outcome.ok:
             assert "\n" not in out, f"{name}({label}): a multi-line error: {out[:300]!r}"
             assert len(out) < 2_000, f"{name}({label}): a {len(out):,}-character error"
         if out.startswith(f"error: {name} failed:"):
@@ -136,13 +138,14 @@ def test_an_unexpected_exception_is_one_line_for_the_model(tmp_path: Path):
 
     registry = Registry([explode, not_text])
     out = registry.call("explode", {"path": "x" * 1000}, root=str(tmp_path))
-    assert out.startswith("error: explode failed: OverflowError: cannot convert xxx")
-    assert "\n" not in out and len(out) < 400
-    assert registry.call("not_text", {}, root=str(tmp_path)) == "42"
+    assert not out.ok
+    assert out.text.startswith("error: explode failed: OverflowError: cannot convert xxx")
+    assert "\n" not in out.text and len(out.text) < 400
+    assert registry.call("not_text", {}, root=str(tmp_path)) == ToolOutcome("42")
     assert failure_line("t", KeyError()) == "error: t failed: KeyError"
-    assert registry.call("explode", "not a dict", root=str(tmp_path)).startswith(  # type: ignore[arg-type]
-        "error: arguments for explode must be an object"
-    )
+    not_a_dict = registry.call("explode", "not a dict", root=str(tmp_path))  # type: ignore[arg-type]
+    assert not not_a_dict.ok
+    assert not_a_dict.text.startswith("error: arguments for explode must be an object")
 
 
 SCHEMA = {"amount": "number", "signed": "date", "tags": "list[string]"}

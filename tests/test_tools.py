@@ -1,17 +1,53 @@
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
+from unittest.mock import ANY
 
 import pytest
 
 import fsnb.tools
-from fsnb.tools import file_registry, glob, grep, parse_file, preview_file, read, scan_folder
+from fsnb.tools import (
+    Tool,
+    ToolContext,
+    file_registry,
+    glob,
+    grep,
+    parse_file,
+    preview_file,
+    read,
+    scan_folder,
+)
 
 
-def test_every_tool_is_importable_and_takes_root(folder: Path):
+def test_every_tool_is_importable_takes_a_context_and_root_by_hand(folder: Path):
     for name in ["scan_folder", "preview_file", "parse_file", "read", "grep", "glob"]:
         tool = getattr(fsnb.tools, name)
-        assert "root" in tool.__wrapped__.__code__.co_varnames
+        assert isinstance(tool, Tool) and tool.context == {"ctx"}
+        assert "ctx" in inspect.signature(tool.function).parameters
+        by_hand = inspect.signature(tool).parameters
+        assert {"root", "db", "ctx"} <= set(by_hand) and by_hand["root"].kind.name == "KEYWORD_ONLY"
+        assert tool.__doc__ == tool.function.__doc__
+
+
+def test_a_hand_call_returns_text_and_outcome_gives_the_data(folder: Path):
+    assert scan_folder(root=str(folder)) == scan_folder.outcome(root=str(folder)).text
+    scan = scan_folder.outcome(root=str(folder))
+    assert scan.ok and scan.data == {"files": 8, "previewed": 4}
+    ctx = ToolContext(folder)
+    page = parse_file.outcome("agreement.pdf", ctx=ctx, offset=10, limit=20)
+    assert page.data == {"path": "agreement.pdf", "offset": 10, "end": 30, "total": ANY}
+    assert page.data["total"] > 30
+    notes = (folder / "notes.txt").read_text()
+    whole = read.outcome("notes.txt", ctx=ctx).data
+    assert whole == {"path": "notes.txt", "offset": 0, "end": len(notes), "total": len(notes)}
+    missing = read.outcome("nope.txt", ctx=ctx)
+    assert not missing.ok and not missing.data
+    assert missing.text.startswith("error: nope.txt does not exist")
+    assert not grep.outcome("([unclosed", ctx=ctx).ok
+    assert scan_folder(root=str(folder / "notes.txt")).startswith("error: not a folder: ")
+    with pytest.raises(TypeError, match="root="):
+        read("notes.txt")
 
 
 def test_scan_folder_previews_documents_and_explains_the_rest(folder: Path):
@@ -112,16 +148,16 @@ def test_registry_schema_and_validation(folder: Path):
         "type": "integer",
     }
     assert "root" not in params["properties"]
-    assert registry.call("parse_file", {"path": "notes.txt"}, root=str(folder)).startswith(
-        "notes.txt"
-    )
+    good = registry.call("parse_file", {"path": "notes.txt"}, root=str(folder))
+    assert good.ok and good.text.startswith("notes.txt") and good.data["path"] == "notes.txt"
     bad = registry.call("parse_file", {"path": "notes.txt", "offset": "many"}, root=str(folder))
-    assert bad.startswith("error: invalid arguments for parse_file: offset:")
+    assert not bad.ok and bad.text.startswith("error: invalid arguments for parse_file: offset:")
     extra = registry.call("grep", {"pattern": "x", "colour": "red"}, root=str(folder))
-    assert "colour: Extra inputs are not permitted" in extra
+    assert "colour: Extra inputs are not permitted" in extra.text
     missing = registry.call("read", {}, root=str(folder))
-    assert "path: Field required" in missing
-    assert registry.call("delete_everything", {}, root=str(folder)).startswith(
+    assert "path: Field required" in missing.text
+    unknown = registry.call("delete_everything", {}, root=str(folder))
+    assert not unknown.ok and unknown.text.startswith(
         "error: unknown tool 'delete_everything'; available tools: scan_folder"
     )
 

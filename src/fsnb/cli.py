@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from fsnb import __version__
 from fsnb.errors import FsnbError
+from fsnb.llm import registry
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -47,7 +48,7 @@ def _explorer(args: argparse.Namespace) -> Any:
     check_question(args.task)  # before a key or a folder is needed
     return Explorer(
         args.folder,
-        get_llm(args.llm, model=args.model),
+        get_llm(args.llm, model=args.model, base_url=args.base_url),
         max_steps=args.max_steps,
         timeout_s=args.timeout,
         ask=_ask_on_stdin,
@@ -175,18 +176,18 @@ def _status(args: argparse.Namespace) -> int:
 def _scan(args: argparse.Namespace) -> int:
     from fsnb.tools import scan_folder
 
-    out = scan_folder(root=args.folder, preview_chars=args.preview_chars)
-    print(out)
-    return 1 if out.startswith(("access denied", "error:")) else 0
+    out = scan_folder.outcome(root=args.folder, preview_chars=args.preview_chars)
+    print(out.text)
+    return 0 if out.ok else 1
 
 
 def _parse(args: argparse.Namespace) -> int:
     from fsnb.tools import parse_file
 
     path = Path(args.file)
-    out = parse_file(path.name, root=str(path.parent), offset=args.offset, limit=args.limit)
-    print(out)
-    return 1 if out.startswith(("access denied", "error:")) else 0
+    out = parse_file.outcome(path.name, root=str(path.parent), offset=args.offset, limit=args.limit)
+    print(out.text)
+    return 0 if out.ok else 1
 
 
 def _use_index(value: str) -> bool | str:
@@ -214,10 +215,15 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument(
         "--llm",
         default="auto",
-        choices=["auto", "offline", "gemini"],
-        help="gemini when a key is set, offline otherwise (default: auto)",
+        choices=registry.names(),
+        help="backend (default: auto, gemini when a Gemini key is set, offline otherwise)",
     )
-    explore.add_argument("--model", default=None, help="Gemini model (default: FSNB_MODEL)")
+    explore.add_argument("--model", default=None, help="model (default: FSNB_MODEL)")
+    explore.add_argument(
+        "--base-url",
+        default=None,
+        help="server of an OpenAI-compatible backend (default: OPENAI_BASE_URL)",
+    )
     explore.add_argument("--max-steps", type=int, default=25)
     explore.add_argument("--timeout", type=float, default=300.0, help="seconds (default: 300)")
     explore.add_argument(

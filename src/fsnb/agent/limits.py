@@ -34,10 +34,11 @@ def cut_question(task: str, limit: int | None) -> str:
     return f"{task[:head]}\n{note}\n{task[len(task) - tail :]}"
 
 
-def cut_result(text: str, limit: int) -> tuple[str, bool]:
-    """(text, cut?): a result over the size budget is cut, saying so and how to get the rest."""
+def cut_result(text: str, limit: int) -> tuple[str, int]:
+    """(text, characters left out): a result over the size budget is cut, saying so and how
+    to get the rest."""
     if len(text) <= limit:
-        return text, False
+        return text, 0
     cut = text.rfind("\n", 0, limit)
     cut = cut if cut > limit // 2 else limit
     rest = len(text) - cut
@@ -45,4 +46,4 @@ def cut_result(text: str, limit: int) -> tuple[str, bool]:
         f"\n[result cut at the size budget: {rest:,} more characters not shown. "
         "Ask for less: parse_file with offset/limit, a subfolder, or a narrower pattern.]"
     )
-    return text[:cut] + note, True
+    return text[:cut] + note, rest

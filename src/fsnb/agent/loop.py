@@ -8,7 +8,6 @@ and `cancel()` hold while a call is in flight.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections.abc import Callable, Generator
@@ -22,12 +21,13 @@ from fsnb.agent.limits import check_question, cut_question, cut_result
 from fsnb.agent.prompts import opening_message, system_prompt
 from fsnb.agent.result import ExplorationResult
 from fsnb.agent.usage import Usage, price_for
-from fsnb.documents import parse
+from fsnb.documents import FolderDocuments, parse
 from fsnb.errors import AccessDenied, FsnbError
-from fsnb.protocol import LLM, Action, Conversation, LLMError, Turn
+from fsnb.index import Index
+from fsnb.protocol import LLM, Action, Conversation, LLMError, ToolOutcome, Turn
 from fsnb.redact import mask_secrets, withheld_note
 from fsnb.security import Sandbox
-from fsnb.tools import Registry, agent_registry
+from fsnb.tools import Registry, ToolContext, agent_registry
 from fsnb.tools.registry import describe
 
 AskCallback = Callable[[str], str | None]
@@ -40,7 +40,6 @@ _PHASES = {
     "semantic_search": "search",
     "list_indexed_documents": "search",
 }
-_PREVIEWED = re.compile(r"^Scanned \d+ files under .*?: (\d+) documents previewed")
 T = TypeVar("T")
 
 
@@ -136,8 +135,6 @@ def _seconds(value: float) -> str:
 
 def _index_is_current(db: str | None, root: Path) -> bool:
     """Whether the folder has an up-to-date index in `db` (the default index if None)."""
-    from fsnb.index.index import Index
-
     index = Index(db)
     try:
         return index.path.exists() and index.is_current(root)
@@ -179,6 +176,7 @@ class _Run:
         self.deadline = self.started + explorer.timeout_s
         self.step = 0
         self.price = price_for(explorer.llm.model)
+        self.ctx = ToolContext(explorer.sandbox, explorer.db)  # what every tool call works in
 
     def clock(self) -> float:
         """Seconds since the run started."""
@@ -216,6 +214,7 @@ class _Run:
             system=system_prompt(x.registry.schemas()),
             opening=opening_message(self.task, x.sandbox),
             tools=x.registry.schemas(),
+            documents=FolderDocuments(x.sandbox),
         )
         answer, reason, citations, error = "", "", [], None
         while not (error := self._limit_reached()):
@@ -229,14 +228,14 @@ class _Run:
                         answer, action.citations, x.sandbox, self.read_paths
                     )
                     break
-                result = yield from self._act(action)
+                turn = yield from self._act(action)
             except _Stop as stop:
                 error = str(stop)
                 break
             except Exception as exc:  # a bug in a step ends the run with its error, not a crash
                 error = f"step {self.step} failed: {describe(exc)}"
                 break
-            convo.turns.append(Turn(action, result))
+            convo.turns.append(turn)
         self.usage.wall_s = round(time.monotonic() - self.started, 3)
         if error:
             yield self.emit(ev.Error(message=error))
@@ -314,31 +313,33 @@ class _Run:
         )
         return reply.action
 
-    def _act(self, action: Action) -> Generator[ev.Event, None, str]:
-        """Carry out a non-stop action; return the text sent back to the LLM."""
+    def _act(self, action: Action) -> Generator[ev.Event, None, Turn]:
+        """Carry out a non-stop action; return the step with the text sent back to the LLM."""
         if action.kind == "go_deeper":
             return (yield from self._go_deeper(action))
         if action.kind == "ask_human":
             return (yield from self._ask_human(action))
         return (yield from self._tool(action))
 
-    def _go_deeper(self, action: Action) -> Generator[ev.Event, None, str]:
+    def _go_deeper(self, action: Action) -> Generator[ev.Event, None, Turn]:
         directory = action.directory or "."
         yield self.emit(ev.Navigate(directory=directory, reason=action.reason))
         try:
             target = self.x.sandbox.existing(directory, "folder", reading=False)
         except AccessDenied as exc:
-            return str(exc)
+            outcome = ToolOutcome.failure(str(exc))
         except FsnbError as exc:  # NotFound: not there (with the closest names), or a file
-            return f"error: {exc}"
-        self.cwd = self.x.sandbox.relative(target)
-        pattern = {"pattern": f"{self.cwd}/*"}
-        return self._wait(
-            lambda: self.x.registry.call("glob", pattern, root=self.x.root),
-            "while running tool glob",
-        )
+            outcome = ToolOutcome.failure(f"error: {exc}")
+        else:
+            self.cwd = self.x.sandbox.relative(target)
+            pattern = {"pattern": f"{self.cwd}/*"}
+            outcome = self._wait(
+                lambda: self.x.registry.call("glob", pattern, ctx=self.ctx),
+                "while running tool glob",
+            )
+        return Turn(action, outcome.text, outcome)
 
-    def _ask_human(self, action: Action) -> Generator[ev.Event, None, str]:
+    def _ask_human(self, action: Action) -> Generator[ev.Event, None, Turn]:
         question = action.question or ""
         yield self.emit(ev.AskHuman(question=question, reason=action.reason))
         reply = self.x.ask(question) if self.x.ask else None
@@ -346,9 +347,9 @@ class _Run:
         text = reply or self.x.default_answer
         yield self.emit(ev.HumanReply(question=question, answer=text, defaulted=defaulted))
         note = " (no one was there to answer; this is the default reply)" if defaulted else ""
-        return f"The user answered{note}: {text}"
+        return Turn(action, f"The user answered{note}: {text}")
 
-    def _tool(self, action: Action) -> Generator[ev.Event, None, str]:
+    def _tool(self, action: Action) -> Generator[ev.Event, None, Turn]:
         name = action.tool or ""
         args: dict[str, Any] = action.arguments()
         doing = f"while running tool {name}"
@@ -359,9 +360,7 @@ class _Run:
         )
         began = time.perf_counter()
         try:
-            text = self._wait(
-                lambda: self.x.registry.call(name, args, root=self.x.root, db=self.x.db), doing
-            )
+            outcome = self._wait(lambda: self.x.registry.call(name, args, ctx=self.ctx), doing)
         except _Stop as stop:  # the trace shows the call ending, then the run's error
             duration = round((time.perf_counter() - began) * 1000, 1)
             unfinished = ev.ToolResult(
@@ -371,11 +370,11 @@ class _Run:
             yield self.emit(unfinished)
             raise
         duration = (time.perf_counter() - began) * 1000
-        ok = not text.startswith(("error:", "access denied:"))
-        if ok:
-            self._record(name, args, text)
+        text = outcome.text
+        if outcome.ok:
+            self._record(name, args, outcome)
         shown, withheld = (text, 0) if self.x.reveal_secrets else mask_secrets(text)
-        sent, truncated = cut_result(shown, self.x.max_result_chars)
+        sent, cut = cut_result(shown, self.x.max_result_chars)
         if withheld:
             sent += "\n" + withheld_note(withheld)
         self.usage.tool_calls += 1
@@ -389,16 +388,16 @@ class _Run:
                 chars=len(text),
                 phase=phase,
                 target=target,
-                truncated=truncated,
-                ok=ok,
+                truncated=cut > 0,
+                ok=outcome.ok,
                 withheld=withheld,
             )
         )
-        return sent
+        return Turn(action, sent, outcome, cut)
 
-    def _record(self, tool: str, args: dict[str, Any], text: str) -> None:
-        if tool == "scan_folder" and (found := _PREVIEWED.search(text)):
-            self.usage.documents_scanned += int(found.group(1))
+    def _record(self, tool: str, args: dict[str, Any], outcome: ToolOutcome) -> None:
+        if tool == "scan_folder":
+            self.usage.documents_scanned += int(outcome.data.get("previewed", 0))
         if tool not in READING_TOOLS or "path" not in args:
             return
         try:
@@ -409,7 +408,7 @@ class _Run:
             self.usage.documents_parsed += 1
         self.read_paths.add(rel)
         if tool != "preview_file":
-            self.parsed_text.append(text.lower())
+            self.parsed_text.append(outcome.text.lower())
 
     def _phase(self, tool: str, args: dict[str, Any], reason: str = "") -> str:
         """scan, read, or backtrack: reading a file that something read earlier refers to

@@ -1,10 +1,15 @@
-"""The agent's tools: plain typed functions over a sandboxed root, and their registry.
+"""The agent's tools: plain typed functions over a folder's context, and their registry.
 
-Every tool is importable as `fsnb.tools.<name>` and takes the root as `root=`.
+Every tool is importable as `fsnb.tools.<name>`; called by hand with the folder as `root=`
+(and the index database as `db=`) it returns the text the LLM would read:
+`fsnb.tools.grep("purchase price", root="data/deal")`.
 """
 
+from fsnb.protocol.outcome import ToolOutcome
+from fsnb.tools.context import ToolContext
 from fsnb.tools.files import glob, grep, parse_file, preview_file, read, scan_folder
-from fsnb.tools.registry import Registry, Tool
+from fsnb.tools.indexed import INDEX_TOOLS, get_document, list_indexed_documents, semantic_search
+from fsnb.tools.registry import Registry, Tool, tool
 from fsnb.tools.scratch import (
     SCRATCH_TOOLS,
     create_table,
@@ -24,30 +29,32 @@ def file_registry() -> Registry:
 
 def agent_registry(*, use_index: bool = False) -> Registry:
     """The agent's tools: files and scratchpad, plus the indexed tools with `use_index`."""
-    tools = list(FILE_TOOLS)
-    if use_index:
-        from fsnb.tools.indexed import INDEX_TOOLS
-
-        tools += INDEX_TOOLS
-    return Registry(tools + SCRATCH_TOOLS)
+    return Registry(FILE_TOOLS + (INDEX_TOOLS if use_index else []) + SCRATCH_TOOLS)
 
 
 __all__ = [
     "FILE_TOOLS",
+    "INDEX_TOOLS",
     "SCRATCH_TOOLS",
     "Registry",
     "Tool",
+    "ToolContext",
+    "ToolOutcome",
     "agent_registry",
     "create_table",
     "drop_table",
     "file_registry",
+    "get_document",
     "glob",
     "grep",
     "insert_data",
+    "list_indexed_documents",
     "list_tables",
     "parse_file",
     "preview_file",
     "query_data",
     "read",
     "scan_folder",
+    "semantic_search",
+    "tool",
 ]

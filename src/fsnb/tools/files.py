@@ -1,19 +1,19 @@
 """The agent's file tools: scan, preview, parse, read, grep and glob inside a sandbox.
 
-Each tool takes the sandbox root as the keyword argument `root=` and returns text the LLM
-can read; errors come back as one line ("access denied: ...", "error: ..."). A path that is
-not there is "error: X does not exist; did you mean ...?". Paths are shown relative to the
-root, with the odd bytes of names that are not valid UTF-8 written as `\\xNN`.
+Each tool works in the sandbox of its context (`ctx=`; by hand, `root=`) and returns text
+the LLM can read, with typed data where the code around it needs some (the documents a scan
+previewed, the range of a document a read showed). A failure is raised and reaches the LLM
+as one line ("access denied: ...", "error: ..."); a path that is not there is
+"error: X does not exist; did you mean ...?". Paths are shown relative to the root, with the
+odd bytes of names that are not valid UTF-8 written as `\\xNN`.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import functools
 import time
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 import regex
 
@@ -21,9 +21,11 @@ from fsnb.documents import Document, document_files, parse, supported
 from fsnb.documents.batch import parse_many
 from fsnb.documents.limits import Limits
 from fsnb.documents.text import decode, looks_binary
-from fsnb.errors import AccessDenied, NotFound, ParseError
+from fsnb.errors import AccessDenied, NotFound, ParseError, ToolError
+from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import Entry, Sandbox, Sensitivity, classify, os_reason, shown
-from fsnb.tools.registry import ToolFunction, tool_errors
+from fsnb.tools.context import ToolContext
+from fsnb.tools.registry import tool
 
 _BINARY_DOCUMENTS = frozenset({".pdf", ".docx", ".pptx", ".xlsx"})
 #: Characters a paged tool returns by default.
@@ -31,17 +33,6 @@ PAGE_CHARS = 12_000
 #: Seconds `grep` gives its pattern on one document before calling it too slow.
 REGEX_SECONDS = 5.0
 _WILDCARDS = frozenset("*?[")
-
-
-def file_tool(func: ToolFunction) -> ToolFunction:
-    """`tool_errors`, with the reply safe to print and send (see `security.shown`)."""
-    checked = tool_errors(func)
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> str:
-        return shown(checked(*args, **kwargs))
-
-    return wrapper
 
 
 def human_size(num: int) -> str:
@@ -124,8 +115,13 @@ def page_window(text_len: int, offset: int, limit: int) -> tuple[int, int, str]:
     return min(offset, text_len), end, note
 
 
-@file_tool
-def scan_folder(folder: str = ".", *, root: str, preview_chars: int = 500) -> str:
+def page_outcome(text: str, path: str, start: int, end: int, total: int) -> ToolOutcome:
+    """A paged read: its text, and as data the character range of the document it shows."""
+    return ToolOutcome(text, data={"path": path, "offset": start, "end": end, "total": total})
+
+
+@tool
+def scan_folder(folder: str = ".", *, ctx: ToolContext, preview_chars: int = 500) -> ToolOutcome:
     """Preview every document under a folder in parallel: the first step of an exploration.
 
     Lists each file with its format, pages and size and the beginning of its text.
@@ -135,7 +131,7 @@ def scan_folder(folder: str = ".", *, root: str, preview_chars: int = 500) -> st
         folder: Folder to scan, relative to the root.
         preview_chars: Characters of each document's beginning to show.
     """
-    box = Sandbox(root)
+    box = ctx.sandbox
     start = box.existing(folder, "folder", reading=False)
     documents: dict[Path, Entry] = {}
     entries: dict[str, str] = {}
@@ -160,7 +156,7 @@ def scan_folder(folder: str = ".", *, root: str, preview_chars: int = 500) -> st
     ]
     for rel in sorted(entries, key=lambda r: r.split("/")):
         lines.append(f"\n=== {rel} — {entries[rel]}")
-    return "\n".join(lines)
+    return ToolOutcome("\n".join(lines), data={"files": len(entries), "previewed": ok})
 
 
 def _preview(entry: Entry, result: Document | ParseError, chars: int) -> str:
@@ -188,15 +184,15 @@ def _preview(entry: Entry, result: Document | ParseError, chars: int) -> str:
     )
 
 
-@file_tool
-def preview_file(path: str, *, root: str, chars: int = 2000) -> str:
+@tool
+def preview_file(path: str, *, ctx: ToolContext, chars: int = 2000) -> str:
     """Show the beginning of one document to judge whether it is relevant.
 
     Args:
         path: File path, relative to the root.
         chars: How many characters of the beginning to show.
     """
-    box = Sandbox(root)
+    box = ctx.sandbox
     file = box.existing(path, "file")
     doc = _document(box, file)
     start, end, note = page_window(len(doc.text), 0, chars)
@@ -204,8 +200,10 @@ def preview_file(path: str, *, root: str, chars: int = 2000) -> str:
     return f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
 
 
-@file_tool
-def parse_file(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS) -> str:
+@tool
+def parse_file(
+    path: str, *, ctx: ToolContext, offset: int = 0, limit: int = PAGE_CHARS
+) -> ToolOutcome:
     """Read a document's full text (PDF, DOCX, PPTX, XLSX, HTML, Markdown, CSV, text).
 
     Long documents come in pages of `limit` characters; the reply says how much remains
@@ -216,7 +214,7 @@ def parse_file(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS
         offset: Character offset to start from (0 for the beginning).
         limit: Maximum characters to return.
     """
-    box = Sandbox(root)
+    box = ctx.sandbox
     file = box.existing(path, "file")
     doc = _document(box, file)
     start, end, note = page_window(len(doc.text), offset, limit)
@@ -225,11 +223,12 @@ def parse_file(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS
         f"{box.relative(file)} ({doc.format}, {doc.pages} pages, {len(doc.text):,} characters, "
         f"parser: {doc.parser}) characters {start:,}-{end:,}{warn}"
     )
-    return f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
+    text = f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
+    return page_outcome(text, box.relative(file), start, end, len(doc.text))
 
 
-@file_tool
-def read(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS) -> str:
+@tool
+def read(path: str, *, ctx: ToolContext, offset: int = 0, limit: int = PAGE_CHARS) -> ToolOutcome:
     """Read a plain text file (notes, CSV, code, configuration), paged like parse_file.
 
     Args:
@@ -237,7 +236,7 @@ def read(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS) -> s
         offset: Character offset to start from.
         limit: Maximum characters to return.
     """
-    box = Sandbox(root)
+    box = ctx.sandbox
     file = box.existing(path, "file")
     rel = box.relative(file)
     verdict = classify(rel)
@@ -247,16 +246,19 @@ def read(path: str, *, root: str, offset: int = 0, limit: int = PAGE_CHARS) -> s
         else ""
     )
     if file.suffix.lower() in _BINARY_DOCUMENTS:
-        return f"error: {rel} is a {file.suffix.lower()[1:]} document: use parse_file to read it"
+        msg = f"{rel} is a {file.suffix.lower()[1:]} document: use parse_file to read it"
+        raise ToolError(msg)
     Limits.from_env().check_size(file, "txt", file.stat().st_size, rel)
     data = file.read_bytes()
     if looks_binary(data[:8192]):
-        return f"error: {rel} is a binary file, not text"
+        msg = f"{rel} is a binary file, not text"
+        raise ToolError(msg)
     text, warnings = decode(data, rel)
     start, end, note = page_window(len(text), offset, limit)
     warn = "".join(f"(warning: {w})\n" for w in warnings)
     header = f"{rel} ({len(text):,} characters) characters {start:,}-{end:,}"
-    return f"{header}\n{verdict_note}{warn}{text[start:end]}\n{note}"
+    shown_text = f"{header}\n{verdict_note}{warn}{text[start:end]}\n{note}"
+    return page_outcome(shown_text, rel, start, end, len(text))
 
 
 def _searchable(box: Sandbox, target: Path) -> list[Path]:
@@ -272,12 +274,12 @@ def _matching_lines(pattern: regex.Pattern[str], lines: list[str]) -> Iterator[i
             yield number
 
 
-@file_tool
+@tool
 def grep(
     pattern: str,
     path: str = ".",
     *,
-    root: str,
+    ctx: ToolContext,
     context: int = 1,
     ignore_case: bool = True,
     max_matches: int = 50,
@@ -296,8 +298,9 @@ def grep(
     try:
         compiled = regex.compile(pattern, regex.IGNORECASE if ignore_case else 0)
     except regex.error as exc:
-        return f"error: invalid regular expression {pattern!r}: {exc}"
-    box = Sandbox(root)
+        msg = f"invalid regular expression {pattern!r}: {exc}"
+        raise ToolError(msg) from None
+    box = ctx.sandbox
     target = box.existing(path)
     blocks: list[str] = []
     count = 0
@@ -325,10 +328,11 @@ def grep(
                 if count >= max_matches:
                     break
         except TimeoutError:
-            return (
-                f"error: the pattern {pattern!r} took longer than {REGEX_SECONDS:g} s on "
+            msg = (
+                f"the pattern {pattern!r} took longer than {REGEX_SECONDS:g} s on "
                 f"{box.relative(file)}; simplify it (nested repeats like (a+)+ backtrack)"
             )
+            raise ToolError(msg) from None
         if count >= max_matches:
             blocks.append(f"[stopped at {max_matches} matches: narrow the pattern or the path]")
             break
@@ -341,15 +345,15 @@ def grep(
     return result
 
 
-@file_tool
-def glob(pattern: str, *, root: str, max_results: int = 200) -> str:
+@tool
+def glob(pattern: str, *, ctx: ToolContext, max_results: int = 200) -> str:
     """Find files whose path matches a glob pattern, e.g. "**/*.pdf" or "*contract*".
 
     Args:
         pattern: Glob pattern relative to the root; "**" matches any folders.
         max_results: Maximum number of paths to list.
     """
-    box = Sandbox(root)
+    box = ctx.sandbox
     if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
         msg = "a glob pattern must stay inside the root folder (no leading / and no ..)"
         raise AccessDenied(msg)

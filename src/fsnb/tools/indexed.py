@@ -1,14 +1,14 @@
 """The agent's tools over the DuckDB index: ranked passages, indexed documents, their text.
 
-Each takes the folder as `root=` and the database as `db=` (None: the default index) and
-returns text; a folder that is not indexed, a bad filter or a locked database come back
-as one "error: ..." line.
+Each works on the index of its context (`ctx=`: the folder and the database; by hand,
+`root=` and `db=`, None for the default index) and returns text, with the passages found or
+the range of a document shown as data; a folder that is not indexed, a bad filter or a
+locked database come back as one "error: ..." line.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,17 +18,17 @@ import duckdb
 import pandas as pd
 
 from fsnb.documents import Document, PageSpan, parse
-from fsnb.errors import FsnbError
+from fsnb.errors import FsnbError, NotFound, ToolError
 from fsnb.index.bm25 import bm25
 from fsnb.index.bridge import bridge
 from fsnb.index.filters import BUILTIN_FIELDS
 from fsnb.index.query import IndexingInProgress, NotIndexed, filter_sql, indexing, session
 from fsnb.index.search import search
-from fsnb.index.store import Store
 from fsnb.index.vectors import EmbeddingError, stored_embedder
-from fsnb.security import Sandbox
-from fsnb.tools.files import PAGE_CHARS, page_window, with_page_marks
-from fsnb.tools.registry import tool_errors
+from fsnb.protocol.outcome import ToolOutcome
+from fsnb.tools.context import ToolContext
+from fsnb.tools.files import PAGE_CHARS, page_outcome, page_window, with_page_marks
+from fsnb.tools.registry import tool
 
 #: Documents `list_indexed_documents` lists before it stops.
 MAX_LISTED = 200
@@ -36,15 +36,11 @@ MAX_LISTED = 200
 MAX_QUERY_CHARS = 1_000
 
 
-def _store(db: str | os.PathLike[str] | None) -> Store:
-    return Store(db) if db else Store()
-
-
 @contextmanager
-def _indexed(db: str | None, root: str) -> Iterator[tuple[duckdb.DuckDBPyConnection, int]]:
+def _indexed(ctx: ToolContext) -> Iterator[tuple[duckdb.DuckDBPyConnection, int]]:
     """The folder's index session; "not indexed" said without the folder's absolute path."""
     try:
-        with session(_store(db), root) as (con, cid):
+        with session(ctx.store, ctx.root) as (con, cid):
             yield con, cid
     except IndexingInProgress as exc:
         msg = f"this folder is not searchable yet ({exc.progress}); read files directly meanwhile"
@@ -54,10 +50,8 @@ def _indexed(db: str | None, root: str) -> Iterator[tuple[duckdb.DuckDBPyConnect
         raise FsnbError(msg) from None
 
 
-@tool_errors
-def semantic_search(
-    query: str, filter: str = "", k: int = 8, *, root: str, db: str | None = None
-) -> str:
+@tool
+def semantic_search(query: str, filter: str = "", k: int = 8, *, ctx: ToolContext) -> ToolOutcome:
     """Find the passages of the indexed folder that best match a query, best first.
 
     Ranks indexed chunks by BM25 (fused with vector similarity when the index has
@@ -70,13 +64,16 @@ def semantic_search(
         k: How many passages to return (at most 50).
     """
     if not query.strip():
-        return "error: the query is empty"
+        msg = "the query is empty"
+        raise ToolError(msg)
     if len(query) > MAX_QUERY_CHARS:
         size = f"{len(query):,} characters"
-        return f"error: the query is {size}; use at most {MAX_QUERY_CHARS:,}: a few key words"
+        msg = f"the query is {size}; use at most {MAX_QUERY_CHARS:,}: a few key words"
+        raise ToolError(msg)
     k = max(1, min(k, 50))
     notes: list[str] = []
-    with _indexed(db, root) as (con, cid):
+    root = ctx.root
+    with _indexed(ctx) as (con, cid):
         if progress := indexing(con, cid):
             notes.append(f"({progress}: results cover the documents committed so far)")
         try:
@@ -87,13 +84,14 @@ def semantic_search(
             hits = bm25(con, root, query, k=k, filter=filter or None)
         fallback = bridge(con, root, query, hits)
     if not fallback.empty:
+        hits = hits.head(3)  # weak matches, shown after the files whose names match
         lines = [
             f"No indexed passage answers {query!r} well ({fallback.attrs['reason']}); "
             f"passages from files whose names match it:",
             *_listing(fallback),
         ]
         if not hits.empty:
-            lines += ["\nBest indexed passages (weak matches):", *_listing(hits.head(3))]
+            lines += ["\nBest indexed passages (weak matches):", *_listing(hits)]
     elif hits.empty:
         lines = [f"no indexed passage matches {query!r} in this folder; try other words"]
     else:
@@ -103,7 +101,20 @@ def semantic_search(
     skipped = fallback.attrs.get("skipped") or {}
     if skipped:
         notes.append("(not read: " + "; ".join(f"{p}: {why}" for p, why in skipped.items()) + ")")
-    return "\n".join(lines + notes)
+    data = {"hits": _hits(hits, score=True), "name_matches": _hits(fallback, score=False)}
+    return ToolOutcome("\n".join(lines + notes), data=data)
+
+
+def _hits(frame: pd.DataFrame, *, score: bool) -> list[dict[str, Any]]:
+    """The passages listed, best first: {path, page (None: it has none)} and, with `score`,
+    their score."""
+    out: list[dict[str, Any]] = []
+    for hit in frame.to_dict("records"):
+        page = int(hit["page"]) if pd.notna(hit["page"]) else None
+        out.append({"path": hit["path"], "page": page})
+        if score:
+            out[-1]["score"] = float(hit["score"])
+    return out
 
 
 def _listing(hits: pd.DataFrame) -> list[str]:
@@ -117,15 +128,10 @@ def _listing(hits: pd.DataFrame) -> list[str]:
     return lines
 
 
-@tool_errors
+@tool
 def get_document(
-    path: str,
-    offset: int = 0,
-    limit: int = PAGE_CHARS,
-    *,
-    root: str,
-    db: str | None = None,
-) -> str:
+    path: str, offset: int = 0, limit: int = PAGE_CHARS, *, ctx: ToolContext
+) -> ToolOutcome:
     """Read the indexed text of one document, with `[page N]` lines where pages begin.
 
     Long documents come in pages of `limit` characters; the reply says how much remains
@@ -136,20 +142,21 @@ def get_document(
         offset: Character offset to start from (0 for the beginning).
         limit: Maximum characters to return.
     """
-    box = Sandbox(root)
+    box = ctx.sandbox
     file = box.resolve(path)
     rel = box.relative(file)
-    with _indexed(db, root) as (con, cid):
+    with _indexed(ctx) as (con, cid):
         row = con.execute(
             "SELECT id, title, format, pages, text, parser, error, size, mtime_ns FROM documents"
             " WHERE corpus_id = ? AND path = ? AND NOT deleted",
             [cid, rel],
         ).fetchone()
         if row is None:
-            return f"error: {rel} is not in this folder's index"
+            raise NotFound(rel, "is not in this folder's index")
         doc_id, title, fmt, pages, text, parser, error, size, mtime_ns = row
         if error:
-            return f"error: {rel} could not be indexed: {error}"
+            msg = f"{rel} could not be indexed: {error}"
+            raise FsnbError(msg)
         spans = _stored_spans(con, doc_id)
         marks = con.execute(
             "SELECT start_char, coalesce(page, 1) FROM chunks WHERE doc_id = ? ORDER BY position",
@@ -168,7 +175,8 @@ def get_document(
         f"{rel} ({doc.format}, {doc.pages} pages, {len(doc.text):,} characters, indexed, "
         f"parser: {parser}) characters {start:,}-{end:,}{warn}"
     )
-    return f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
+    text = f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
+    return page_outcome(text, rel, start, end, len(doc.text))
 
 
 def _stored_spans(con: duckdb.DuckDBPyConnection, doc_id: int) -> list[PageSpan] | None:
@@ -203,8 +211,8 @@ def _chunk_spans(marks: list[tuple[int, int]]) -> list[PageSpan]:
     return [PageSpan(page, start, end) for (start, page), end in zip(starts, ends, strict=True)]
 
 
-@tool_errors
-def list_indexed_documents(filter: str = "", *, root: str, db: str | None = None) -> str:
+@tool
+def list_indexed_documents(filter: str = "", *, ctx: ToolContext) -> str:
     """List the indexed documents of the folder with their metadata, optionally filtered.
 
     Shows each document's path, title, format, pages, type and largest amount, and the
@@ -213,7 +221,7 @@ def list_indexed_documents(filter: str = "", *, root: str, db: str | None = None
     Args:
         filter: Optional metadata filter, e.g. "document_type=memo and year>=2024".
     """
-    with _indexed(db, root) as (con, cid):
+    with _indexed(ctx) as (con, cid):
         where, params = filter_sql(con, cid, filter)
         rows = con.execute(
             "SELECT d.path, d.title, d.format, d.pages, d.metadata, d.error FROM documents d"

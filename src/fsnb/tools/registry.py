@@ -1,52 +1,57 @@
 """Turn plain typed functions into tools an LLM can call.
 
-A tool is a function whose keyword-only `root` argument is the sandbox root (and, for
-tools that need it, `db`: the DuckDB file) and whose other parameters are what the LLM
-supplies. Its JSON schema comes from the signature
-(through pydantic) and its descriptions from the docstring; arguments are validated
-before the call, and every failure comes back as text the LLM can read: expected ones
-(`tool_errors`) as their message, anything else as "error: <tool> failed: <Type>: ...".
+A tool is a function whose keyword-only `ctx` (a `ToolContext`: the sandbox, the index, the
+scratchpad) comes from the caller and whose other parameters are what the LLM supplies. It
+returns text for the LLM, or a `ToolOutcome` when it has typed data for the code around it,
+and raises when it fails. Its JSON schema comes from the signature (through pydantic) and
+its descriptions from the docstring; both are read once, when the `Tool` is made.
+
+`Tool.run` (what the registry calls) validates the arguments and always returns a
+`ToolOutcome`; a failure has `ok=False` and one line of text (at most `MAX_ERROR_CHARS`):
+expected errors (access denied, an OS error, `FsnbError`, `ValueError`) as their message,
+anything else as "error: <tool> failed: <Type>: ...". Called by hand,
+`fsnb.tools.grep("x", root="data")` returns the text (an error line uncut, a bug raised);
+`.outcome(...)` the whole outcome.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
+import os
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from fsnb.errors import AccessDenied, FsnbError, ToolError, one_line
+from fsnb.protocol.outcome import ToolOutcome
+from fsnb.security import shown
+from fsnb.tools.context import ToolContext
 
-ToolFunction = Callable[..., str]
-#: Keyword-only parameters the caller supplies, never the LLM.
-CONTEXT_PARAMS = frozenset({"root", "db"})
-#: How a tool's error line begins; such a line is cut to `MAX_ERROR_CHARS` (it may echo input).
-ERROR_PREFIXES = ("error:", "access denied:")
+ToolFunction = Callable[..., str | ToolOutcome]
+#: Keyword-only parameters the caller supplies, never the LLM: the context or, in a tool
+#: written before it, the root folder and the database path (`ToolContext.root`, `.db`).
+CONTEXT_PARAMS = frozenset({"ctx", "root", "db"})
+#: The longest error line (it may echo the input); longer ones are cut.
 MAX_ERROR_CHARS = 1_000
+_PATH = str | os.PathLike[str]
 
 
-def tool_errors(func: ToolFunction) -> ToolFunction:
-    """Return expected failures as one line of text instead of raising."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> str:
-        try:
-            return func(*args, **kwargs)
-        except AccessDenied as exc:
-            return str(exc)
-        except OSError as exc:
-            name = Path(exc.filename).name if exc.filename else ""
-            reason = (exc.strerror or str(exc)).lower()
-            return f"error: {name}: {reason}" if name else f"error: {reason}"
-        except (FsnbError, ValueError) as exc:
-            return f"error: {exc}"
-
-    return wrapper
+def expected_error(exc: BaseException) -> str | None:
+    """The line an expected failure reads as, or None for an unexpected one."""
+    if isinstance(exc, AccessDenied):
+        return str(exc)
+    if isinstance(exc, OSError):
+        name = Path(exc.filename).name if exc.filename else ""
+        reason = (exc.strerror or str(exc)).lower()
+        return f"error: {name}: {reason}" if name else f"error: {reason}"
+    if isinstance(exc, (FsnbError, ValueError)):
+        return f"error: {exc}"
+    return None
 
 
 def describe(exc: BaseException, limit: int = 300) -> str:
@@ -60,8 +65,38 @@ def failure_line(tool: str, exc: BaseException) -> str:
     return f"error: {tool} failed: {describe(exc)}"
 
 
+def failed(line: str) -> ToolOutcome:
+    """A failed call's outcome: its error line, safe to print and send."""
+    return ToolOutcome.failure(shown(line))
+
+
+def _outcome(value: object) -> ToolOutcome:
+    """What a tool function returned, as an outcome whose text is safe to print and send."""
+    if not isinstance(value, ToolOutcome):
+        return ToolOutcome(shown(value if isinstance(value, str) else str(value)))
+    text = shown(value.text)
+    return value if text == value.text else dataclasses.replace(value, text=text)
+
+
+def _short(outcome: ToolOutcome) -> ToolOutcome:
+    """A failure's line cut to `MAX_ERROR_CHARS` for the LLM (it may echo a huge input)."""
+    if outcome.ok or len(outcome.text) <= MAX_ERROR_CHARS:
+        return outcome
+    return dataclasses.replace(outcome, text=_cut(outcome.text, MAX_ERROR_CHARS))
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _context(ctx: ToolContext | None, root: _PATH | None, db: _PATH | None) -> ToolContext:
+    """`ctx`, or a context for the folder `root` and the database `db`."""
+    if ctx is not None:
+        return ctx
+    if root is None:
+        msg = "a tool needs the folder: pass root= (or a ToolContext as ctx=)"
+        raise TypeError(msg)
+    return ToolContext(root, db)
 
 
 def _docstring_parts(func: Callable[..., Any]) -> tuple[str, dict[str, str]]:
@@ -80,21 +115,37 @@ def _docstring_parts(func: Callable[..., Any]) -> tuple[str, dict[str, str]]:
     return " ".join(head.split()), params
 
 
-@dataclass
+def _by_hand(signature: inspect.Signature) -> inspect.Signature:
+    """The signature of a hand call: the LLM's parameters, then `root`, `db` and `ctx`;
+    it returns text."""
+    own = [p for p in signature.parameters.values() if p.name not in CONTEXT_PARAMS]
+    given = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+        for name in ("root", "db", "ctx")
+    ]
+    params = sorted(own + given, key=lambda p: p.kind)
+    return signature.replace(parameters=params, return_annotation=str)
+
+
+@dataclasses.dataclass(eq=False, repr=False)
 class Tool:
-    """A callable tool with its LLM-facing schema."""
+    """A typed function with its LLM-facing schema; calling it by hand returns its text."""
 
     name: str
     description: str
     function: ToolFunction
-    model: type
+    model: type[BaseModel]
+    #: The context parameters the function takes (see `CONTEXT_PARAMS`).
+    context: frozenset[str]
 
     @classmethod
     def from_function(cls, func: ToolFunction) -> Tool:
+        """The tool of a typed function; its signature and docstring are read here, once."""
         description, docs = _docstring_parts(func)
         hints = inspect.get_annotations(func, eval_str=True)
+        signature = inspect.signature(func)
         fields: dict[str, Any] = {}
-        for name, param in inspect.signature(func).parameters.items():
+        for name, param in signature.parameters.items():
             if name in CONTEXT_PARAMS:
                 continue
             default = ... if param.default is inspect.Parameter.empty else param.default
@@ -102,7 +153,14 @@ class Tool:
         model = create_model(  # type: ignore[call-overload]
             f"{func.__name__}_args", __config__=ConfigDict(extra="forbid"), **fields
         )
-        return cls(func.__name__, description, func, model)
+        context = CONTEXT_PARAMS & set(signature.parameters)
+        tool = cls(func.__name__, description, func, model, frozenset(context))
+        functools.update_wrapper(tool, func)  # its name and docstring for help() and `?`
+        tool.__signature__ = _by_hand(signature)  # type: ignore[attr-defined]
+        return tool
+
+    def __repr__(self) -> str:
+        return f"<tool {self.name}>"
 
     def schema(self) -> dict[str, Any]:
         """{name, description, parameters} with a JSON schema for the parameters."""
@@ -124,35 +182,63 @@ class Tool:
             msg = f"invalid arguments for {self.name}: {_cut(problems, 500)}"
             raise ToolError(msg) from None
 
-    def __call__(self, arguments: dict[str, Any], *, root: str, **context: Any) -> str:
-        """Validate and run; invalid arguments and any failure come back as an error line.
-
-        `context` (e.g. `db`) is passed on to tools whose signature takes it.
-        """
+    def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        """Validate and run, as the LLM calls it; never raises: invalid arguments and any
+        failure are an outcome with `ok=False`."""
         try:
             kwargs = self.validate(arguments)
         except ToolError as exc:
-            return f"error: {exc}"
-        accepted = inspect.signature(self.function).parameters
-        extra = {k: v for k, v in context.items() if k in accepted and v is not None}
+            return failed(f"error: {exc}")
         try:
-            text = self.function(**kwargs, root=root, **extra)
+            return _short(self._invoke((), kwargs, ctx))
         except Exception as exc:  # a tool's bug or an unforeseen input must not end the run
-            return failure_line(self.name, exc)
-        text = text if isinstance(text, str) else str(text)
-        return _cut(text, MAX_ERROR_CHARS) if text.startswith(ERROR_PREFIXES) else text
+            return failed(failure_line(self.name, exc))
+
+    def outcome(
+        self,
+        *args: Any,
+        root: _PATH | None = None,
+        db: _PATH | None = None,
+        ctx: ToolContext | None = None,
+        **kwargs: Any,
+    ) -> ToolOutcome:
+        """Run with Python arguments, unchecked, in `ctx` or the folder `root`; an expected
+        failure is an outcome with `ok=False`, a bug raises."""
+        return self._invoke(args, kwargs, _context(ctx, root, db))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> str:
+        """Run by hand (`grep("x", root="data")`): the text the LLM would read."""
+        return self.outcome(*args, **kwargs).text
+
+    def _invoke(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], ctx: ToolContext
+    ) -> ToolOutcome:
+        try:
+            given = {name: ctx if name == "ctx" else getattr(ctx, name) for name in self.context}
+            value = self.function(*args, **kwargs, **given)
+        except Exception as exc:
+            if (line := expected_error(exc)) is None:
+                raise
+            return failed(line)
+        return _outcome(value)
+
+
+def tool(func: ToolFunction) -> Tool:
+    """Decorator: the typed function as a `Tool` (see the module's docstring)."""
+    return Tool.from_function(func)
 
 
 class Registry:
     """Tools by name."""
 
-    def __init__(self, functions: list[ToolFunction] | None = None) -> None:
+    def __init__(self, functions: Sequence[Tool | ToolFunction] = ()) -> None:
         self.tools: dict[str, Tool] = {}
-        for func in functions or []:
+        for func in functions:
             self.add(func)
 
-    def add(self, func: ToolFunction) -> Tool:
-        tool = Tool.from_function(func)
+    def add(self, func: Tool | ToolFunction) -> Tool:
+        """Register a `Tool`, or a plain function made into one."""
+        tool = func if isinstance(func, Tool) else Tool.from_function(func)
         self.tools[tool.name] = tool
         return tool
 
@@ -168,11 +254,35 @@ class Registry:
     def schemas(self) -> list[dict[str, Any]]:
         return [tool.schema() for tool in self.tools.values()]
 
-    def call(self, name: str, arguments: dict[str, Any], *, root: str, **context: Any) -> str:
-        """Run a tool by name; an unknown name is an error line listing the known ones."""
+    def call(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        *,
+        ctx: ToolContext | None = None,
+        root: _PATH | None = None,
+        db: _PATH | None = None,
+    ) -> ToolOutcome:
+        """Run a tool by name in `ctx` (or the folder `root`, the database `db`) as the LLM
+        calls it; an unknown name is a failure listing the known ones."""
         if name not in self.tools:
             known = ", ".join(self.tools)
-            return f"error: unknown tool {_cut(name, 60)!r}; available tools: {known}"
+            return failed(f"error: unknown tool {_cut(name, 60)!r}; available tools: {known}")
         if not isinstance(arguments, dict):
-            return f"error: arguments for {name} must be an object, not {type(arguments).__name__}"
-        return self.tools[name](arguments, root=root, **context)
+            kind = type(arguments).__name__
+            return failed(f"error: arguments for {name} must be an object, not {kind}")
+        return self.tools[name].run(arguments, _context(ctx, root, db))
+
+
+__all__ = [
+    "CONTEXT_PARAMS",
+    "Registry",
+    "Tool",
+    "ToolContext",
+    "ToolFunction",
+    "ToolOutcome",
+    "describe",
+    "failed",
+    "failure_line",
+    "tool",
+]

@@ -1,18 +1,19 @@
 """The agent's scratchpad tools: tables for extracted data, filled with JSON, read with SQL.
 
-Each tool takes the sandbox root as `root=` and the index database as `db=`: the tables
-belong to the root's own scratchpad (in the database, not under the root), and queries see
-only that folder's tables and index. Each returns text; errors come back as one line
-starting with "error: ".
+Each tool works on the scratchpad of its context (`ctx=`; by hand, `root=` and `db=`): the
+tables belong to the folder's own scratchpad (in the index database, not under the folder),
+and queries see only that folder's tables and index. Each returns text; errors come back as
+one line starting with "error: ".
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from fsnb.scratchpad import Scratchpad, parse_columns, sanitize
+from fsnb.scratchpad import parse_columns, sanitize
+from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
-from fsnb.tools.registry import tool_errors
+from fsnb.tools.registry import tool
 
 #: Rows fetched from a query (the count reported), and rows shown as text.
 QUERY_ROWS = 10_000
@@ -25,8 +26,8 @@ def _text_table(frame: pd.DataFrame) -> str:
     return frame.to_string(index=False, max_colwidth=CELL_CHARS, float_format=lambda x: f"{x:.12g}")
 
 
-@tool_errors
-def create_table(name: str, columns: str, *, root: str, db: str | None = None) -> str:
+@tool
+def create_table(name: str, columns: str, *, ctx: ToolContext) -> str:
     """Create a scratchpad table to collect data extracted from documents.
 
     Create it once, then add rows with insert_data and analyse them with query_data.
@@ -38,7 +39,7 @@ def create_table(name: str, columns: str, *, root: str, db: str | None = None) -
             amount DECIMAL(12,2), source_file VARCHAR". Types: VARCHAR, INTEGER, BIGINT,
             DOUBLE, DECIMAL(p,s), BOOLEAN, DATE, TIMESTAMP, JSON.
     """
-    pad = Scratchpad(db, folder=root)
+    pad = ctx.scratchpad
     existed = name in pad
     table = pad.create_table(name, columns)
     described = ", ".join(f"{c} {k}" for c, k in parse_columns(columns).items())
@@ -48,8 +49,8 @@ def create_table(name: str, columns: str, *, root: str, db: str | None = None) -
     return f"Created table {table} ({described}){renamed}."
 
 
-@tool_errors
-def insert_data(table: str, rows: str, *, root: str, db: str | None = None) -> str:
+@tool
+def insert_data(table: str, rows: str, *, ctx: ToolContext) -> str:
     """Add rows to a scratchpad table; all rows are stored, or none if one is invalid.
 
     Args:
@@ -58,14 +59,14 @@ def insert_data(table: str, rows: str, *, root: str, db: str | None = None) -> s
             "description": "NETFLIX", "amount": 15.99}]. Missing keys are stored as null;
             dates as "YYYY-MM-DD"; numbers without thousands separators.
     """
-    pad, name = Scratchpad(db, folder=root), sanitize(table)
+    pad, name = ctx.scratchpad, sanitize(table)
     count = pad.insert(name, rows)
     total = pad.rows(name)
     return f"Inserted {count} row{'s' * (count != 1)} into {name} (now {total:,} rows)."
 
 
-@tool_errors
-def query_data(sql: str, *, root: str, db: str | None = None) -> str:
+@tool
+def query_data(sql: str, *, ctx: ToolContext) -> str:
     """Run one read-only SQL SELECT (DuckDB dialect) over the scratchpad and this folder's index.
 
     Scratchpad tables are found by name; when the folder is indexed, its documents
@@ -77,7 +78,7 @@ def query_data(sql: str, *, root: str, db: str | None = None) -> str:
         sql: One SELECT query, e.g. "SELECT category, SUM(amount) AS total FROM
             transactions GROUP BY category ORDER BY total DESC".
     """
-    frame = Scratchpad(db, folder=root).query(sql, limit=QUERY_ROWS + 1)
+    frame = ctx.scratchpad.query(sql, limit=QUERY_ROWS + 1)
     n = len(frame)
     if n == 0:
         return f"0 rows (columns: {', '.join(map(str, frame.columns))})"
@@ -91,10 +92,10 @@ def query_data(sql: str, *, root: str, db: str | None = None) -> str:
     return "\n".join(lines)
 
 
-@tool_errors
-def list_tables(*, root: str, db: str | None = None) -> str:
+@tool
+def list_tables(*, ctx: ToolContext) -> str:
     """List the scratchpad tables with their columns, row counts and sizes."""
-    frame = Scratchpad(db, folder=root).tables()
+    frame = ctx.scratchpad.tables()
     if frame.empty:
         return "No scratchpad tables yet: make one with create_table."
     lines = [f"{len(frame)} scratchpad table{'s' * (len(frame) != 1)}:"]
@@ -103,14 +104,14 @@ def list_tables(*, root: str, db: str | None = None) -> str:
     return "\n".join(lines)
 
 
-@tool_errors
-def drop_table(name: str, *, root: str, db: str | None = None) -> str:
+@tool
+def drop_table(name: str, *, ctx: ToolContext) -> str:
     """Delete a scratchpad table and its rows, e.g. when an analysis is done or to start over.
 
     Args:
         name: Name of the table to delete.
     """
-    rows = Scratchpad(db, folder=root).drop(name)
+    rows = ctx.scratchpad.drop(name)
     return f"Dropped table {sanitize(name)} ({rows:,} rows)."
 
 

@@ -1,0 +1,53 @@
+"""What a tool works in: the folder's sandbox, the index database and the folder's scratchpad.
+
+One `ToolContext` is built per exploration and handed to every tool call as `ctx=`, so no
+call rebuilds a `Sandbox`, a `Store` or a `Scratchpad` from bare strings. Each is made on
+first use: a context for a path that is not a folder fails only when a tool reads it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+from fsnb.index.store import Store
+from fsnb.scratchpad import Scratchpad
+from fsnb.security import Sandbox
+
+
+class ToolContext:
+    """The folder being explored (a path or its `Sandbox`) and the index database
+    (None: the default one)."""
+
+    def __init__(
+        self, root: str | os.PathLike[str] | Sandbox, db: str | os.PathLike[str] | None = None
+    ) -> None:
+        self._root = root
+        self.db = os.fspath(db) if db else None
+
+    def __repr__(self) -> str:
+        root = self._root.root if isinstance(self._root, Sandbox) else self._root
+        return f"ToolContext({os.fspath(root)!r}, db={self.db!r})"
+
+    @functools.cached_property
+    def sandbox(self) -> Sandbox:
+        """The folder's sandbox; `NotADirectoryError` when the root is not a folder."""
+        return self._root if isinstance(self._root, Sandbox) else Sandbox(self._root)
+
+    @property
+    def root(self) -> str:
+        """The folder's absolute path."""
+        return str(self.sandbox.root)
+
+    @functools.cached_property
+    def store(self) -> Store:
+        """The index database."""
+        return Store(self.db)
+
+    @functools.cached_property
+    def scratchpad(self) -> Scratchpad:
+        """The folder's own scratchpad tables, in the index database."""
+        return Scratchpad(self.store, folder=self.root)
+
+
+__all__ = ["ToolContext"]
