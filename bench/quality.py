@@ -11,14 +11,18 @@ For every `data/<corpus>/questions.json`, each question is explored with
 Targets (offline backend): fact recall >= 0.8 and source recall >= 0.9 on the "single"
 questions of test_acquisition and large_acquisition. Every other figure is reported as is.
 Each corpus's .fsnbignore keeps its questions.json out of the exploration. Each run
-uses a fresh, empty parse cache unless --warm is given.
+uses a fresh, empty parse cache unless --warm is given. `--tuning key=value` (repeatable)
+changes one number of the offline strategy (`fsnb.offline.Tuning`); the JSON says which
+tuning was used.
 
     .venv/bin/python bench/quality.py [--warm] [--data DIR] [--corpus NAME ...]
+        [--tuning margin=0.5 --tuning follow_pair=0.4,0.1 ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -28,7 +32,9 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before fsnb: nothing may reach the model hub
+from fsnb.offline import Tuning
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 TARGETS = {"fact_recall": 0.8, "source_recall": 0.9}
 TARGET_CORPORA = ("test_acquisition", "large_acquisition")
@@ -106,9 +112,13 @@ def targets(corpora: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def run(data: Path, names: list[str] | None) -> dict[str, Any]:
-    """Explore every question of every corpus under `data` (or of the `names` given)."""
+def run(data: Path, names: list[str] | None, tuning: Tuning | None = None) -> dict[str, Any]:
+    """Explore every question of every corpus under `data` (or of the `names` given) with
+    the offline strategy, tuned by `tuning` (default: its defaults)."""
     import fsnb
+    from fsnb.offline import OfflineLLM
+
+    llm = OfflineLLM(tuning=tuning)
 
     rows: list[dict[str, Any]] = []
     corpora: dict[str, dict[str, Any]] = {}
@@ -120,7 +130,7 @@ def run(data: Path, names: list[str] | None) -> dict[str, Any]:
         corpus_rows = []
         for item in spec["questions"]:
             began = time.perf_counter()
-            result = fsnb.explore(item["question"], folder=folder, llm="offline")
+            result = fsnb.explore(item["question"], folder=folder, llm=llm)
             seconds = time.perf_counter() - began
             row = {
                 "corpus": folder.name,
@@ -142,7 +152,12 @@ def run(data: Path, names: list[str] | None) -> dict[str, Any]:
         row.pop("citations", None)
         if not row["error"]:
             row.pop("error")
-    return {"corpora": corpora, "questions": rows, "targets": targets(corpora)}
+    return {
+        "tuning": dataclasses.asdict(llm.tuning),
+        "corpora": corpora,
+        "questions": rows,
+        "targets": targets(corpora),
+    }
 
 
 def main() -> None:
@@ -150,13 +165,25 @@ def main() -> None:
     parser.add_argument("--warm", action="store_true", help="reuse the default parse cache")
     parser.add_argument("--data", type=Path, default=DATA, help="folder of corpora")
     parser.add_argument("--corpus", nargs="*", help="only these corpora")
+    parser.add_argument(
+        "--tuning",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a field of fsnb.offline.Tuning to change (repeatable): margin=0.5, "
+        "follow_pair=0.4,0.1",
+    )
     args = parser.parse_args()
+    try:
+        tuning = Tuning.parse(args.tuning)
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.warm:
-        report = run(args.data, args.corpus)
+        report = run(args.data, args.corpus, tuning)
     else:
         with tempfile.TemporaryDirectory(prefix="fsnb-quality-cache-") as cache:
             os.environ["FSNB_CACHE_DIR"] = cache
-            report = run(args.data, args.corpus)
+            report = run(args.data, args.corpus, tuning)
     print(json.dumps(report, indent=2))
 
 

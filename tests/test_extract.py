@@ -1,15 +1,20 @@
-"""The offline backend's text analysis: tokens, BM25 ranking, references, passage choice."""
+"""The offline strategy's text analysis: tokens, segments, BM25 ranking, references,
+passage choice."""
 
 from __future__ import annotations
 
 import pytest
 
 from fsnb.documents.model import Document, PageSpan
-from fsnb.llm.answer import Reading, extractive_answer, units
-from fsnb.llm.extract import BM25, blocks, rank_documents, sentences, tokens
-from fsnb.llm.passages import analyze, features, quote_spans, score_unit
-from fsnb.llm.references import Target, find_references, resolve, similarity
+from fsnb.offline import Tuning
+from fsnb.offline.answer import Reading, extractive_answer, units
+from fsnb.offline.passages import analyze, features, quote_spans, score_unit
+from fsnb.offline.ranking import BM25, rank_documents, tokens
+from fsnb.offline.references import Target, find_references, resolve, similarity
+from fsnb.segments import Span, blocks, paragraphs, pieces, sentences
 from fsnb.text import stem
+
+TUNING = Tuning()
 
 # -- tokens ---------------------------------------------------------------------------------
 
@@ -59,6 +64,35 @@ def test_sentences_respect_abbreviations():
     assert pieces == ["Dr. Sarah Chen is the CTO.", "Reg. No. 5,345,678 expires in 2027.", "Done."]
 
 
+def test_paragraphs_are_the_runs_between_blank_lines():
+    text = "First one.\n\n  Second, longer. It has two sentences.\n\n\nThird\nline two."
+    assert [text[p.start : p.end] for p in paragraphs(text)] == [
+        "First one.",
+        "Second, longer. It has two sentences.",
+        "Third\nline two.",
+    ]
+
+
+def test_pieces_cut_a_span_over_budget_at_sentences_then_lines_then_the_limit():
+    def cut(text: str, limit: int) -> list[str]:
+        return [text[p.start : p.end] for p in pieces(text, Span(0, len(text)), limit)]
+
+    prose = "Dr. Chen signed first. The escrow holds $900,000 for 12 months after the Closing."
+    assert cut(prose, 40) == [
+        "Dr. Chen signed first. ",
+        "The escrow holds $900,000 for 12 months ",
+        "after the Closing.",
+    ]
+    table = "| Room | Seats |\n|---|---|\n| Atlas | 12 |\n| Boreal | 30 |\n| Cedar | 8 |"
+    assert cut(table, 30) == [
+        "| Room | Seats |\n|---|---|\n",
+        "| Atlas | 12 |\n",
+        "| Boreal | 30 |\n| Cedar | 8 |",
+    ]
+    assert [len(p) for p in cut("a" * 70, 30)] == [30, 30, 10]
+    assert cut(prose, 200) == [prose]
+
+
 # -- BM25 -----------------------------------------------------------------------------------
 
 
@@ -71,7 +105,7 @@ def test_bm25_relevant_document_outranks_irrelevant():
         "menu.md": ("Cafeteria", "Lunch is served from noon. Soup of the day costs $4."),
         "memo.md": ("Memo", "The board met on Monday to discuss hiring plans."),
     }
-    ranking = rank_documents(tokens("What is the annual rent of the office?"), docs)
+    ranking = rank_documents(tokens("What is the annual rent of the office?"), docs, tuning=TUNING)
     assert ranking[0].path == "lease.md"
     assert ranking[-1].score < ranking[0].score / 2
 
@@ -84,7 +118,7 @@ def test_bm25_rare_terms_matter_more_than_common_ones():
         "c.md": ("C", common),
         "d.md": ("D", common),
     }
-    ranking = rank_documents(tokens("agreement earnout"), docs)
+    ranking = rank_documents(tokens("agreement earnout"), docs, tuning=TUNING)
     assert ranking[0].path == "b.md"
     bm25 = BM25([tokens(t) for _, t in docs.values()])
     assert bm25.idf(stem("earnout")) > bm25.idf(stem("agreement"))
@@ -99,7 +133,7 @@ def test_bm25_scores_documents_by_their_best_passages_not_their_length():
         "long.md": ("Long", filler),
         "short.md": ("Short", "The escrow amount is $900,000."),
     }
-    assert rank_documents(tokens("escrow amount"), docs)[0].path == "short.md"
+    assert rank_documents(tokens("escrow amount"), docs, tuning=TUNING)[0].path == "short.md"
 
 
 def test_bm25_title_matches_count_extra():
@@ -107,7 +141,7 @@ def test_bm25_title_matches_count_extra():
         "x.md": ("Escrow Agreement", "Funds are held for 18 months."),
         "y.md": ("Notes", "Funds are held for 18 months by the escrow."),
     }
-    ranking = rank_documents(tokens("escrow agreement funds"), docs)
+    ranking = rank_documents(tokens("escrow agreement funds"), docs, tuning=TUNING)
     assert ranking[0].path == "x.md" and ranking[0].title_score > 0
 
 
@@ -146,7 +180,9 @@ TARGETS = [
 
 
 def _resolved(text: str, source: str = "01_agreement.pdf") -> list[tuple[str, str | None]]:
-    return [(r.name, resolve(r, TARGETS, source=source)) for r in find_references(text)]
+    return [
+        (r.name, resolve(r, TARGETS, source=source, tuning=TUNING)) for r in find_references(text)
+    ]
 
 
 @pytest.mark.parametrize(
@@ -233,19 +269,20 @@ The audit committee met twice.
 
 
 def _best(question: str, text: str = EMPLOYEES) -> str:
-    q = analyze(question, [text])
-    stats = BM25([tokens(text[u.span.start : u.span.end]) for u in units(text)])
+    q = analyze(question, [text], tuning=TUNING)
+    found = units(text, tuning=TUNING)
+    stats = BM25([tokens(text[u.span.start : u.span.end]) for u in found])
     scored = []
-    for unit in units(text):
+    for unit in found:
         if unit.parts:
             continue
         piece = text[unit.span.start : unit.span.end]
-        scored.append((score_unit(q, piece, unit.context, stats.idf)[0], piece))
+        scored.append((score_unit(q, piece, unit.context, stats.idf, tuning=TUNING)[0], piece))
     return max(scored)[1]
 
 
 def test_question_analysis_finds_terms_wanted_values_and_acronyms():
-    q = analyze("Who is the CTO and how much is the retention bonus?", [EMPLOYEES])
+    q = analyze("Who is the CTO and how much is the retention bonus?", [EMPLOYEES], tuning=TUNING)
     assert {"cto", stem("retention"), "bonus"} <= set(q.terms)
     assert {"entity", "amount"} <= q.wants
     assert q.aliases["cto"].search("Chief Technology Officer")
@@ -281,10 +318,11 @@ def test_extractive_answer_cites_exact_quotes_and_dedupes():
         + "\n\nDr. Sarah Chen - Chief Technology Officer - retention bonus of $1,200,000.\n"
     )
     doc = Document("x.md", text, "Schedule", "md", 1, [PageSpan(1, 0, len(text))], "test")
-    stats = BM25([tokens(text[u.span.start : u.span.end]) for u in units(text)])
-    q = analyze("What retention bonus does the CTO receive?", [text])
-    reading = Reading("x.md", doc, units(text), [(0, len(text))], 1.0)
-    action = extractive_answer(q, [reading], stats)
+    found = units(text, tuning=TUNING)
+    stats = BM25([tokens(text[u.span.start : u.span.end]) for u in found])
+    q = analyze("What retention bonus does the CTO receive?", [text], tuning=TUNING)
+    reading = Reading("x.md", doc, found, [(0, len(text))], 1.0)
+    action = extractive_answer(q, [reading], stats, tuning=TUNING)
     assert action.kind == "stop" and "$1,200,000" in (action.answer or "")
     for cited in action.citations:
         assert cited.quote in text and len(cited.quote) <= 300

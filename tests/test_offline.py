@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -11,8 +13,12 @@ from conftest import DATA, make_pdf
 import fsnb
 from fsnb.agent import Explorer
 from fsnb.agent.result import ExplorationResult
+from fsnb.documents import FolderDocuments
 from fsnb.llm import get_llm
-from fsnb.llm.offline import OfflineLLM
+from fsnb.offline import OfflineLLM, Tuning
+from fsnb.offline.progress import read_so_far
+from fsnb.protocol import Action, Conversation, LLMError, ToolOutcome, Turn
+from fsnb.security import Sandbox
 
 
 def _explore(question: str, folder: Path, **options) -> ExplorationResult:
@@ -183,15 +189,113 @@ def test_skips_blocked_and_unreadable_files(folder: Path):
     assert not read & {".env", "id_rsa", "blob.bin", "empty.txt"}
 
 
-def test_get_llm_builds_the_offline_backend_with_options():
+def test_get_llm_builds_the_offline_backend_with_its_tuning():
     llm = get_llm("offline", max_documents=2)
-    assert isinstance(llm, OfflineLLM) and llm.max_documents == 2
+    assert isinstance(llm, OfflineLLM) and llm.tuning == Tuning(max_documents=2)
     assert (llm.backend, llm.model) == ("offline", "extractive")
+    tuned = get_llm("offline", tuning=Tuning(margin=0.5), max_ranked=1)
+    assert (tuned.tuning.margin, tuned.tuning.max_ranked) == (0.5, 1)
+    with pytest.raises(TypeError, match="max_rankd"):
+        OfflineLLM(max_rankd=1)
 
 
 def test_an_empty_folder_is_answered_honestly(tmp_path: Path):
     result = Explorer(tmp_path, OfflineLLM()).run("What is the purchase price?")
     assert result.ok and "could not find" in result.answer and not result.citations
+
+
+# -- its tuning, the documents handed in, typed outcomes ----------------------------------------
+
+
+def test_tuning_is_frozen_and_read_from_key_value_texts():
+    tuning = Tuning.parse(["margin=0.5", "max_ranked=2", "follow_pair=0.4,0.2"])
+    assert tuning == Tuning(margin=0.5, max_ranked=2, follow_pair=(0.4, 0.2))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tuning.margin = 0.1  # type: ignore[misc]
+    for bad in ("margin", "nope=1", "max_ranked=1.5"):
+        with pytest.raises(ValueError, match=re.escape(repr(bad))):
+            Tuning.parse([bad])
+
+
+def test_the_tuning_reaches_the_policy_the_references_and_the_answer(deal: Path):
+    question = "How much of the purchase price is retained, and for how long?"
+
+    def run(**fields: float) -> ExplorationResult:
+        return fsnb.explore(question, folder=deal, llm=OfflineLLM(tuning=Tuning(**fields)))
+
+    def read(result: ExplorationResult) -> list[str]:
+        return [p["args"]["path"] for p in _parses(result)]
+
+    def bullets(result: ExplorationResult) -> list[str]:
+        return [line for line in result.answer.splitlines() if line.startswith("- ")]
+
+    tuned = run()
+    assert "letters/escrow.pdf" in read(tuned) and len(bullets(tuned)) > 1
+    assert "letters/escrow.pdf" not in read(run(max_documents=1))  # the policy backtracks no more
+    assert "letters/escrow.pdf" not in read(run(document_match=1.01))  # no title matches
+    assert len(bullets(run(max_statements=1))) == 1  # the answer quotes one passage
+
+
+def _conversation(root: Path, turns: list[Turn], *, indexed: bool = False) -> Conversation:
+    return Conversation(
+        task="What is the purchase price for the shares?",
+        root=str(root),
+        system="",
+        opening="",
+        tools=[{"name": "semantic_search"}] if indexed else [],
+        turns=turns,
+        documents=FolderDocuments(Sandbox(root)),
+    )
+
+
+def _quiet(message: str) -> None:
+    """A `notify` for calls made outside a run."""
+
+
+def _scan() -> Turn:
+    return Turn(
+        Action.call("scan_folder", "Scan.", folder="."), "Scanned.", ToolOutcome("Scanned.")
+    )
+
+
+def test_refuses_a_conversation_without_documents(tmp_path: Path):
+    convo = _conversation(tmp_path, [])
+    convo.documents = None
+    with pytest.raises(LLMError, match=r"has none \(Conversation\.documents\)"):
+        OfflineLLM().next_action(convo, _quiet)
+
+
+def test_the_search_lead_is_read_from_the_outcome_data_not_its_text(deal: Path):
+    text = "[1] agreement.pdf, page 1 (score 9.0)"  # the prose names another document
+    hits = [{"path": "board_memo.pdf", "page": 1, "score": 2.0}]
+    search = Turn(
+        Action.call("semantic_search", "Search.", query="price"),
+        text,
+        ToolOutcome(text, data={"hits": hits}),
+    )
+    step = OfflineLLM().next_action(_conversation(deal, [_scan(), search], indexed=True), _quiet)
+    assert (step.action.tool, step.action.arguments()["path"]) == ("get_document", "board_memo.pdf")
+
+
+def test_reads_are_known_by_their_range_their_cut_and_whether_they_worked(deal: Path):
+    documents = FolderDocuments(Sandbox(deal))
+    docs = {path: documents.document(path) for path in documents.paths()}
+
+    def read(path: str, outcome: ToolOutcome, cut: int = 0, **args: int) -> Turn:
+        return Turn(
+            Action.call("parse_file", "Read.", path=path, **args), outcome.text, outcome, cut
+        )
+
+    shown = {"path": "agreement.pdf", "offset": 40, "end": 150, "total": 400}
+    turns = [
+        _scan(),
+        read("./agreement.pdf", ToolOutcome("page", data=shown), cut=50),
+        read("board_memo.pdf", ToolOutcome.failure("the file went away")),
+        read("notes.md", ToolOutcome("notes"), offset=5, limit=20),  # no data: the arguments
+    ]
+    progress = read_so_far(turns, docs)
+    assert progress.ranges == {"agreement.pdf": [(40, 100)], "notes.md": [(5, 25)]}
+    assert progress.failed == {"board_memo.pdf"} and progress.reads == 3
 
 
 # -- the sample data --------------------------------------------------------------------------

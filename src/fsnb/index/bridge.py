@@ -26,10 +26,8 @@ from fsnb.index.query import (
     session,
 )
 from fsnb.security import Sandbox
+from fsnb.segments import paragraphs
 from fsnb.text import tokenize
-
-_BLOCK = re.compile(r"\S(?:.*?)(?=\n\s*\n|\Z)", re.S)
-
 
 #: Keywords a name search uses at most: each adds a test per file row.
 MAX_KEYWORDS = 32
@@ -202,7 +200,7 @@ def _passages(
     When none holds one (the file matched by its name only), its beginning.
     """
     wanted = set(terms)
-    blocks = [m.span() for m in _BLOCK.finditer(text)]
+    blocks = [(p.start, p.end) for p in paragraphs(text)]
     held = [wanted.intersection(tokenize(text[start:end])) for start, end in blocks]
     found: list[tuple[int, int, int]] = []
     for i, (start, _) in enumerate(blocks):

@@ -11,13 +11,12 @@ import re
 from dataclasses import dataclass
 
 from fsnb.documents import Document
+from fsnb.segments import paragraphs, pieces
 
 #: About 800 tokens of English text per chunk, and ~100 tokens of overlap.
 CHUNK_CHARS = 3200
 OVERLAP_CHARS = 400
-_BLOCK = re.compile(r"\S(?:.*?)(?=\n\s*\n|\Z)", re.S)
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)")
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n")
 
 
 @dataclass(frozen=True)
@@ -32,22 +31,11 @@ class Chunk:
 
 def _blocks(text: str, limit: int) -> list[tuple[int, int]]:
     """(start, end) of paragraphs; a paragraph longer than `limit` is cut at sentences."""
-    spans: list[tuple[int, int]] = []
-    for match in _BLOCK.finditer(text):
-        start, end = match.start(), match.end()
-        while end - start > limit:
-            cut = start + limit
-            boundary = max(
-                (m.end() for m in _SENTENCE_END.finditer(text, start + limit // 2, cut)),
-                default=cut,
-            )
-            spans.append((start, boundary))
-            start = boundary
-            while start < end and text[start].isspace():
-                start += 1
-        if start < end:
-            spans.append((start, end))
-    return spans
+    return [
+        (piece.start, piece.end)
+        for paragraph in paragraphs(text)
+        for piece in pieces(text, paragraph, limit)
+    ]
 
 
 def chunk_document(

@@ -1,9 +1,9 @@
-"""The offline backend's extractive answer: candidate passages, the choice, citations.
+"""The offline strategy's extractive answer: candidate passages, the choice, citations.
 
 Candidates are the sentences, short paragraphs, list items and table rows of what the run
-read, plus each run of list items or table rows as a group. They are scored with
-`fsnb.llm.passages`, chosen greedily, and written as markdown bullets in which every
-statement carries `[n]`, each `n` citing the exact text it quotes.
+read (`fsnb.segments`), plus each run of list items or table rows as a group. They are
+scored with `fsnb.offline.passages`, chosen greedily, and written as markdown bullets in
+which every statement carries `[n]`, each `n` citing the exact text it quotes.
 """
 
 from __future__ import annotations
@@ -12,15 +12,13 @@ import re
 from dataclasses import dataclass, field
 
 from fsnb.documents import Document
-from fsnb.llm.extract import BM25, Span, blocks, sentences
-from fsnb.llm.passages import Question, Scored, quote_spans, score_unit, select
-from fsnb.llm.references import find_references
+from fsnb.offline.passages import Question, Scored, quote_spans, score_unit, select
+from fsnb.offline.ranking import BM25
+from fsnb.offline.references import find_references
+from fsnb.offline.tuning import Tuning
 from fsnb.protocol import Action, CitedSource
+from fsnb.segments import Span, blocks, sentences
 
-#: Paragraphs up to this long are candidates as a whole, besides their sentences.
-PARAGRAPH_CHARS = 600
-#: A run of list items or table rows is a group candidate when it has this many at most.
-GROUP_ITEMS = 8
 NOTE = "_(offline extractive backend: quoted passages, no LLM)_"
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
@@ -37,8 +35,9 @@ class Unit:
     parts: tuple[Span, ...] = ()
 
 
-def units(text: str) -> list[Unit]:
-    """Every candidate passage of a document's text, in order."""
+def units(text: str, *, tuning: Tuning) -> list[Unit]:
+    """Every candidate passage of a document's text, in order: its blocks' sentences, its
+    paragraphs up to `paragraph_chars`, and its lists and tables up to `group_items`."""
     out: list[Unit] = []
     heading = ""
     header: str | None = None
@@ -46,7 +45,7 @@ def units(text: str) -> list[Unit]:
     run: list[Unit] = []
 
     def flush() -> None:
-        if 2 <= len(run) <= GROUP_ITEMS:
+        if 2 <= len(run) <= tuning.group_items:
             span = Span(run[0].span.start, run[-1].span.end, "group")
             out.append(Unit(span, run[0].context, tuple(u.span for u in run)))
         run.clear()
@@ -73,7 +72,7 @@ def units(text: str) -> list[Unit]:
         else:
             parts = sentences(text, block)
             out.extend(Unit(s, heading) for s in parts)
-            if len(parts) > 1 and block.end - block.start <= PARAGRAPH_CHARS:
+            if len(parts) > 1 and block.end - block.start <= tuning.paragraph_chars:
                 out.append(Unit(block, heading))
         previous = block
     flush()
@@ -95,19 +94,24 @@ class Reading:
         return any(a <= offset < b for a, b in self.ranges)
 
 
-def candidates(question: Question, readings: list[Reading], stats: BM25) -> list[Scored]:
-    """Score every shown unit of every reading; a group scores as its best item plus a
-    share of its other matching items."""
+def candidates(
+    question: Question, readings: list[Reading], stats: BM25, *, tuning: Tuning
+) -> list[Scored]:
+    """Score every shown unit of every reading, partly by how its document ranks; a group
+    scores as its best item plus a share of its other matching items."""
     out: list[Scored] = []
     for order, reading in enumerate(readings):
         text = reading.document.text
-        factor = 0.8 + 0.2 * min(reading.standing, 1.0)
+        weight = tuning.standing_weight
+        factor = 1 - weight + weight * min(reading.standing, 1.0)
         scored: dict[Span, Scored] = {}
         for unit in reading.units:
             if unit.parts or not reading.shown(unit.span.start):
                 continue
             piece = text[unit.span.start : unit.span.end]
-            score, terms, kinds = score_unit(question, unreferenced(piece), unit.context, stats.idf)
+            score, terms, kinds = score_unit(
+                question, unreferenced(piece), unit.context, stats.idf, tuning=tuning
+            )
             if score > 0:
                 rank = order * 10**7 + unit.span.start
                 found = Scored(reading.path, unit.span, piece, score * factor, terms, kinds, rank)
@@ -117,7 +121,7 @@ def candidates(question: Question, readings: list[Reading], stats: BM25) -> list
             items = sorted((scored[p] for p in unit.parts if p in scored), key=lambda s: -s.score)
             if len(items) < 2 or not reading.shown(unit.span.start):
                 continue
-            score = 0.95 * items[0].score + 0.3 * sum(i.score for i in items[1:])
+            score = 0.95 * items[0].score + tuning.group_share * sum(i.score for i in items[1:])
             terms = set().union(*(i.terms for i in items))
             kinds = set().union(*(i.kinds for i in items))
             piece = text[unit.span.start : unit.span.end]
@@ -133,12 +137,11 @@ def extractive_answer(
     readings: list[Reading],
     stats: BM25,
     *,
-    max_statements: int = 6,
-    quote_chars: int = 300,
+    tuning: Tuning,
 ) -> Action:
     """The stop action: cited passages that answer the question, or an honest "not found"."""
-    chosen = select(candidates(question, readings, stats), max_statements)
-    if not chosen or not answers(question, chosen, stats):
+    chosen = select(candidates(question, readings, stats, tuning=tuning), tuning=tuning)
+    if not chosen or not answers(question, chosen, stats, tuning=tuning):
         read = ", ".join(r.path for r in readings) or "none"
         text = (
             "I could not find an answer to this question in the documents I read "
@@ -147,27 +150,28 @@ def extractive_answer(
         )
         return Action.stop(text, "Nothing relevant was found in the documents read.")
     documents = {r.path: r.document for r in readings}
-    return _compose(question, chosen, documents, stats, quote_chars)
+    return _compose(question, chosen, documents, stats, tuning.quote_chars)
 
 
-def answers(question: Question, chosen: list[Scored], stats: BM25) -> bool:
+def answers(question: Question, chosen: list[Scored], stats: BM25, *, tuning: Tuning) -> bool:
     """Whether the chosen passages answer the question rather than brush past it.
 
-    Most of the question (by weight) must occur somewhere in the folder, terms no document
-    contains weighing as much as a typical term of the question; and the passages must
-    hold a fair share of the part that does occur."""
+    A share of the question (`found_share`, by weight) must occur somewhere in the folder,
+    terms no document contains weighing as much as a typical term of the question; and the
+    best passage (`best_share`) and the passages together (`union_share`) must hold a fair
+    share of the part that does occur."""
     seen = {t: stats.idf(t) * question.weight(t) for t in question.content if stats.df.get(t)}
     if not seen:
         return False
     typical = sorted(seen.values())[len(seen) // 2]
     unseen = sum(typical * question.weight(t) for t in question.content if t not in seen)
     found = sum(seen.values())
-    if found / (found + unseen) < 0.5:
+    if found / (found + unseen) < tuning.found_share:
         return False
     covered = set().union(*(c.terms for c in chosen))
     best = max(sum(seen.get(t, 0) for t in c.terms) for c in chosen)
     union = sum(seen.get(t, 0) for t in covered)
-    return best / found >= 0.2 and union / found >= 0.3
+    return best / found >= tuning.best_share and union / found >= tuning.union_share
 
 
 def _compose(

@@ -13,7 +13,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from fsnb.llm.extract import QUESTION_WORDS, Span, tokens
+from fsnb.offline.ranking import QUESTION_WORDS, tokens
+from fsnb.offline.tuning import Tuning
+from fsnb.segments import Span
 from fsnb.text import STOPWORDS
 
 _WANTS = {
@@ -86,13 +88,13 @@ class Question:
         """The terms that say what the question is about (no hint words)."""
         return [t for t in self.terms if t not in self.hints]
 
-    def discount_background(self, share: dict[str, float]) -> None:
+    def discount_background(self, share: dict[str, float], tuning: Tuning) -> None:
         """Weigh down terms most documents contain (`share`: the fraction of documents
         holding each term): in a folder about one deal, the parties' names say little."""
         for term in self.content:
-            fraction = share.get(term, 0.0)
-            if fraction > 0.4:
-                factor = max(0.25, 1 - 1.5 * (fraction - 0.4))
+            above = share.get(term, 0.0) - tuning.background_share
+            if above > 0:
+                factor = max(tuning.background_floor, 1 - tuning.background_slope * above)
                 self.weights[term] = self.weight(term) * factor
 
     def unit_terms(self, text: str) -> set[str]:
@@ -102,8 +104,7 @@ class Question:
         return found
 
 
-#: Weight of verbs that carry little of what a question is about ("how long does it last").
-_VAGUE = 0.3
+#: Verbs that carry little of what a question is about ("how long does it last").
 _VAGUE_VERBS = frozenset(
     tokens(
         "apply applies last happen work mean need get make take go come know say involve receive "
@@ -119,21 +120,17 @@ _HINTS = {
     "place": "territory location region country jurisdiction",
     "percent": "percent percentage rate",
 }
-_HINT_WEIGHT = 0.25
-_KIND = 1.0
-_WEAK_KIND = 0.5
-_CONTEXT = 1.0
 _HOW = re.compile(r"\bhow\s+(?:long|often|far|soon|big|large|old)\b", re.I)
 
 
-def analyze(question: str, texts: Sequence[str] = ()) -> Question:
+def analyze(question: str, texts: Sequence[str] = (), *, tuning: Tuning) -> Question:
     """Terms and wanted value kinds of a question; acronyms in it ('CTO') are matched to
     their expansions ('Chief Technology Officer') found in `texts`."""
     lowered = question.lower()
     wants = frozenset(kind for kind, pattern in _WANTS.items() if re.search(pattern, lowered))
     asked = _HOW.sub(" ", question)
     terms = [t for t in dict.fromkeys(tokens(asked)) if t not in QUESTION_WORDS]
-    weights = {t: _VAGUE for t in terms if t in _VAGUE_VERBS}
+    weights = {t: tuning.vague_weight for t in terms if t in _VAGUE_VERBS}
     aliases: dict[str, re.Pattern[str]] = {}
     for acronym in dict.fromkeys(_ACRONYM.findall(question)):
         key = acronym.lower()
@@ -151,7 +148,7 @@ def analyze(question: str, texts: Sequence[str] = ()) -> Question:
             if hint not in terms:
                 terms.append(hint)
                 hints.append(hint)
-                weights[hint] = _HINT_WEIGHT
+                weights[hint] = tuning.hint_weight
     return Question(question, terms, wants, aliases, weights, frozenset(hints))
 
 
@@ -191,6 +188,8 @@ def score_unit(
     text: str,
     context: str,
     idf: Callable[[str], float],
+    *,
+    tuning: Tuning,
 ) -> tuple[float, set[str], set[str]]:
     """Score a unit: IDF of the question terms it or its `context` (the heading over it, a
     table's header row) holds, bonuses for values of the kinds asked for and for the
@@ -201,30 +200,31 @@ def score_unit(
     if not own and not (around and kinds):
         return 0.0, set(), set()
     weights = {t: idf(t) * question.weight(t) for t in question.terms}
-    score = sum(weights[t] for t in own) + _CONTEXT * sum(weights[t] for t in around)
+    score = sum(weights[t] for t in own) + tuning.context_weight * sum(weights[t] for t in around)
     mean = sum(idf(t) for t in question.content) / max(len(question.content), 1)
     for want in kinds:
-        score += (_WEAK_KIND if want in ("number", "entity", "place") else _KIND) * mean
+        weak = want in ("number", "entity", "place")
+        score += (tuning.weak_kind_bonus if weak else tuning.kind_bonus) * mean
     rarest = max(question.content or question.terms, key=lambda t: (weights[t], t))
     if rarest in own:
-        score += 0.25 * weights[rarest]
+        score += tuning.rarest_bonus * weights[rarest]
     words = len(text.split())
-    score /= 1 + words / 150
+    score /= 1 + words / tuning.damping_words
     if words < 4:
         score *= 0.7
     return score, own | around, kinds
 
 
-def select(candidates: list[Scored], limit: int = 6, floor: float = 0.25) -> list[Scored]:
-    """Greedy choice of up to `limit` units scoring at least `floor` x the best, skipping
-    near-duplicates. A unit gains for giving a kind of value asked for that no chosen unit
-    gives yet, loses if it adds no new question term or value, and loses a little once
-    three units come from its document."""
+def select(candidates: list[Scored], *, tuning: Tuning) -> list[Scored]:
+    """Greedy choice of up to `max_statements` units scoring at least `floor` x the best,
+    skipping near-duplicates (`duplicate`). A unit gains for giving a kind of value asked
+    for that no chosen unit gives yet, loses if it adds no new question term or value, and
+    loses a little once three units come from its document."""
     if not candidates:
         return []
     pool = sorted(candidates, key=lambda c: (-c.score, c.order))
     best = pool[0].score
-    pool = [c for c in pool if c.score >= floor * best]
+    pool = [c for c in pool if c.score >= tuning.floor * best]
     chosen: list[Scored] = []
     seen_terms: set[str] = set()
     seen_kinds: set[str] = set()
@@ -240,11 +240,11 @@ def select(candidates: list[Scored], limit: int = 6, floor: float = 0.25) -> lis
             factor *= 0.7
         return c.score * factor
 
-    while pool and len(chosen) < limit:
+    while pool and len(chosen) < tuning.max_statements:
         pick = max(pool, key=lambda c: (gain(c), -c.order))
         pool.remove(pick)
         words = set(tokens(pick.text, keep_stopwords=True))
-        if any(_overlap(words, other) >= 0.7 for other in seen_words):
+        if any(_overlap(words, other) >= tuning.duplicate for other in seen_words):
             continue
         chosen.append(pick)
         seen_words.append(words)
@@ -266,9 +266,7 @@ def _overlap(a: set[str], b: set[str]) -> float:
     return len(a & b) / (min(len(a), len(b)) or 1)
 
 
-def quote_spans(
-    text: str, span: Span, weigh: Callable[[str], float], max_chars: int = 300
-) -> list[Span]:
+def quote_spans(text: str, span: Span, weigh: Callable[[str], float], max_chars: int) -> list[Span]:
     """One or two pieces of `span` of at most `max_chars`, cut at word boundaries: the
     whole unit when it fits, else two halves split at a clause boundary, else the best
     window(s) by `weigh`."""

@@ -12,7 +12,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from fsnb.llm.extract import path_words
+from fsnb.offline.ranking import path_words
+from fsnb.offline.tuning import Tuning
 from fsnb.text import stem
 
 _LABEL_WORDS = "Exhibit|Schedule|Appendix|Annex|Attachment|Addendum|Enclosure|Rider"
@@ -204,7 +205,9 @@ def _agrees(ref: Reference, line: str) -> bool:
     return similarity(title, rest) >= 0.34
 
 
-def resolve(ref: Reference, targets: Sequence[Target], source: str | None = None) -> str | None:
+def resolve(
+    ref: Reference, targets: Sequence[Target], source: str | None = None, *, tuning: Tuning
+) -> str | None:
     """The path of the file `ref` points to, or None; never `source`, the citing file."""
     others = [t for t in targets if t.path != source]
     if ref.kind == "file":
@@ -230,13 +233,13 @@ def resolve(ref: Reference, targets: Sequence[Target], source: str | None = None
         return None
     best: tuple[float, str] | None = None
     for t in others:
-        score = _match_score(ref, t)
+        score = _match_score(ref, t, tuning)
         if score > 0 and (best is None or score > best[0]):
             best = (score, t.path)
     return best[1] if best else None
 
 
-def _match_score(ref: Reference, target: Target) -> float:
+def _match_score(ref: Reference, target: Target, tuning: Tuning) -> float:
     """0 when the target does not fit the reference; higher is a better fit."""
     title_sim = 0.0
     if ref.title:
@@ -249,5 +252,5 @@ def _match_score(ref: Reference, target: Target) -> float:
             return strength + title_sim
         if ref.kind == "label":
             return 0.0
-    threshold = 0.6 if ref.kind == "document" else 0.75
+    threshold = tuning.document_match if ref.kind == "document" else tuning.title_match
     return title_sim if title_sim >= threshold else 0.0

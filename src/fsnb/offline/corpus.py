@@ -1,0 +1,86 @@
+"""What the offline strategy knows about the folder for one question, computed once.
+
+The documents come from the explorer (`Conversation.documents`: the folder as its sandbox
+lets the run read it); the strategy never lists or parses files itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fsnb.documents import Document
+from fsnb.errors import FsnbError
+from fsnb.offline.answer import Unit, units
+from fsnb.offline.passages import Question, analyze
+from fsnb.offline.ranking import BM25, Ranked, rank_documents, tokens
+from fsnb.offline.references import Target
+from fsnb.offline.tuning import Tuning
+from fsnb.protocol import Documents
+
+
+@dataclass
+class Corpus:
+    """The folder's documents with text, the question analysed against them, their
+    ranking, term statistics over every candidate passage (for IDF), the files references
+    may point to, and each document's candidate passages."""
+
+    docs: dict[str, Document]
+    question: Question
+    ranking: list[Ranked]
+    stats: BM25
+    targets: list[Target]
+    units: dict[str, list[Unit]] = field(default_factory=dict)
+
+    @property
+    def best_score(self) -> float:
+        return self.ranking[0].score if self.ranking and self.ranking[0].score > 0 else 0.0
+
+    def rank(self, path: str) -> Ranked | None:
+        return next((r for r in self.ranking if r.path == path), None)
+
+    def standing(self, path: str) -> float:
+        """How the document ranks: its score over the best document's (0 to 1)."""
+        ranked, best = self.rank(path), self.best_score
+        return ranked.score / best if ranked and best else 0.0
+
+
+def build_corpus(documents: Documents, task: str, tuning: Tuning) -> Corpus:
+    """Analyse the question against the documents that have text (one that cannot be read
+    is left out), and rank them."""
+    docs: dict[str, Document] = {}
+    for path in documents.paths():
+        try:
+            document = documents.document(path)
+        except (FsnbError, OSError):
+            continue
+        if document.text.strip():
+            docs[path] = document
+    question = analyze(task, [d.text for d in docs.values()], tuning=tuning)
+
+    def terms(text: str) -> list[str]:
+        found = tokens(text)
+        found += [term for term, pattern in question.aliases.items() if pattern.search(text)]
+        return found
+
+    vocabularies = [set(terms(d.text)) for d in docs.values()]
+    question.discount_background(
+        {t: sum(t in v for v in vocabularies) / len(vocabularies) for t in question.content}
+        if vocabularies
+        else {},
+        tuning,
+    )
+    texts = {path: (d.title, d.text) for path, d in docs.items()}
+    ranking = rank_documents(
+        question.content, texts, question.weights, tuning=tuning, tokenize=terms
+    )
+    unit_map = {path: units(d.text, tuning=tuning) for path, d in docs.items()}
+    corpus_units = [
+        terms(d.text[u.span.start : u.span.end])
+        for path, d in docs.items()
+        for u in unit_map[path]
+        if not u.parts
+    ]
+    headings = {(path, u.context) for path in docs for u in unit_map[path] if u.context}
+    corpus_units += [terms(context) for _, context in sorted(headings)]
+    targets = [Target(path, d.title, d.text) for path, d in docs.items()]
+    return Corpus(docs, question, ranking, BM25(corpus_units), targets, unit_map)
