@@ -7,7 +7,8 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Any
 
-#: (input, output) USD per million tokens; thinking tokens are billed as output.
+#: (input, output) USD per million tokens; thinking tokens are billed as output. A model
+#: not listed (a local model behind the openai or ollama backend) costs nothing.
 PRICES: dict[str, tuple[float, float]] = {
     "gemini-3-flash-preview": (0.50, 3.00),
     "gemini-3-pro-preview": (2.00, 12.00),
@@ -15,20 +16,31 @@ PRICES: dict[str, tuple[float, float]] = {
     "gemini-2.5-flash-lite": (0.10, 0.40),
     "gemini-2.5-pro": (1.25, 10.00),
     "gemini-2.0-flash": (0.10, 0.40),
+    "gpt-5": (1.25, 10.00),
+    "gpt-5-mini": (0.25, 2.00),
+    "gpt-5-nano": (0.05, 0.40),
+    "gpt-4.1": (2.00, 8.00),
+    "gpt-4.1-mini": (0.40, 1.60),
+    "gpt-4.1-nano": (0.10, 0.40),
+    "gpt-4o": (2.50, 10.00),
+    "gpt-4o-mini": (0.15, 0.60),
 }
 
 
 def price_for(
     model: str, overrides: dict[str, tuple[float, float]] | None = None
 ) -> tuple[float, float]:
-    """The model's price: `overrides`, then `FSNB_PRICES` (JSON), then the table; 0 if unknown."""
+    """The model's price: `overrides`, then `FSNB_PRICES` (JSON), then the table; 0 if unknown.
+
+    A name not in the table takes the price of its longest listed prefix
+    (`gpt-4o-mini-2024-07-18` is `gpt-4o-mini`)."""
     table = dict(PRICES)
     if env := os.environ.get("FSNB_PRICES"):
         table.update({k: tuple(v) for k, v in json.loads(env).items()})
     table.update(overrides or {})
     if model in table:
         return table[model]
-    base = next((name for name in table if model.startswith(name)), None)
+    base = max((name for name in table if model.startswith(name)), key=len, default=None)
     return table[base] if base else (0.0, 0.0)
 
 

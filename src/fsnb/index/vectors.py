@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Protocol
@@ -26,6 +25,7 @@ import pandas as pd
 
 from fsnb import config
 from fsnb.errors import FsnbError
+from fsnb.gemini_client import gemini_client
 from fsnb.index.query import (
     Folder,
     NotIndexed,
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
 
     from fsnb.index.store import Store
 
-BASE_URL_VARIABLE = "FSNB_GEMINI_BASE_URL"
 GEMINI_EMBEDDING_MODEL = "gemini-embedding-001"
 #: Characters of a chunk (heading and text) sent to an embedder.
 MAX_CHARS = 8000
@@ -101,9 +100,6 @@ class GeminiEmbedder:
         retries: int = 2,
         timeout_s: float = 60.0,
     ) -> None:
-        from google import genai
-        from google.genai import types
-
         key = api_key or config.api_key()
         if not key:
             names = " or ".join(config.KEY_VARIABLES)
@@ -111,13 +107,9 @@ class GeminiEmbedder:
             raise EmbeddingError(msg)
         self.model, self.dim, self.batch = model, dim, batch
         self.name = f"gemini:{model}:{dim}"
-        http = types.HttpOptions(
-            base_url=base_url or os.environ.get(BASE_URL_VARIABLE) or None,
-            api_version="v1beta",
-            timeout=int(timeout_s * 1000),
-            retry_options=types.HttpRetryOptions(attempts=retries + 1),
+        self.client = gemini_client(
+            key, base_url=base_url, timeout_s=timeout_s, attempts=retries + 1
         )
-        self.client = genai.Client(api_key=key, vertexai=False, http_options=http)
 
     def embed(self, texts: list[str], *, task: str = "RETRIEVAL_DOCUMENT") -> list[list[float]]:
         from google.genai import errors, types

@@ -26,7 +26,6 @@ from IPython.utils.process import arg_split
 from traitlets import Bool, Float, Int, Unicode
 from traitlets.config.configurable import Configurable
 
-from fsnb.config import KEY_VARIABLES
 from fsnb.errors import one_line
 from fsnb.notebook.display import folder_label
 
@@ -37,11 +36,6 @@ if TYPE_CHECKING:
     from fsnb.llm import LLM
     from fsnb.notebook.widget import ExplorePanel
 
-BACKEND_NAMES = ("auto", "offline", "gemini")
-MISSING_KEY = (
-    f"no Gemini API key: set {' or '.join(KEY_VARIABLES)} "
-    f"(in a notebook: %env {KEY_VARIABLES[0]}=...), or use --llm offline"
-)
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -107,10 +101,13 @@ def _name(value: str | None) -> str | None:
 class ExploreMagics(Magics, Configurable):
     """The fsnb magics; defaults are configurable with `%config ExploreMagics.<name> = ...`."""
 
-    llm = Unicode("auto", help="auto (gemini with a key, else offline), offline, gemini").tag(
-        config=True
-    )
-    model = Unicode("", allow_none=True, help="Gemini model (default: FSNB_MODEL)").tag(config=True)
+    llm = Unicode(
+        "auto", help="Backend: auto (gemini with a key, else offline), or any of --llm's names"
+    ).tag(config=True)
+    model = Unicode("", allow_none=True, help="Model (default: FSNB_MODEL)").tag(config=True)
+    base_url = Unicode(
+        "", help="Server of an OpenAI-compatible backend (default: OPENAI_BASE_URL)"
+    ).tag(config=True)
     max_steps = Int(25, help="Step budget of an exploration").tag(config=True)
     timeout_s = Float(300.0, help="Wall-clock budget of an exploration, in seconds").tag(
         config=True
@@ -132,8 +129,9 @@ class ExploreMagics(Magics, Configurable):
     @magic_arguments()
     @argument("folder", nargs="?", default=".", help="folder to explore (default: .)")
     @argument("words", nargs="*", help="the question (line form; in a cell, the cell body)")
-    @argument("--llm", default=None, help="auto, offline, gemini, or a variable holding an LLM")
-    @argument("--model", default=None, help="Gemini model")
+    @argument("--llm", default=None, help="a backend's name, or a variable holding an LLM")
+    @argument("--model", default=None, help="model (default: FSNB_MODEL)")
+    @argument("--base-url", default=None, help="server of an OpenAI-compatible backend")
     @argument("--use-index", action="store_true", help="use the folder's index tools")
     @argument("--max-steps", type=int, default=None, help="step budget")
     @argument("--timeout", type=float, default=None, help="wall-clock budget in seconds")
@@ -185,7 +183,7 @@ class ExploreMagics(Magics, Configurable):
     @argument("--db", default=None, help="index file")
     def explore_connection(self, line: str) -> Any:
         """A read-only DuckDB connection to the index, e.g. for `%sql conn --alias fsnb`."""
-        from fsnb.notebook import connect
+        from fsnb.notebook.connection import connect
 
         args = parse_argstring(self.explore_connection, line)
         try:
@@ -238,7 +236,9 @@ class ExploreMagics(Magics, Configurable):
         if max_steps < 1:
             msg = f"--max-steps must be at least 1, not {max_steps}"
             raise UsageError(msg)
-        llm = self._backend(args.llm or self.llm, args.model or self.model or "")
+        llm = self._backend(
+            args.llm or self.llm, args.model or self.model or "", args.base_url or self.base_url
+        )
         try:
             return Explorer(
                 folder,
@@ -252,26 +252,31 @@ class ExploreMagics(Magics, Configurable):
         except _fixable() as exc:
             raise _usage_error(exc) from None
 
-    def _backend(self, name: str, model: str) -> LLM:
+    def _backend(self, name: str, model: str, base_url: str) -> LLM:
         """A backend by name, or an LLM object held in a variable of that name."""
-        from fsnb.llm import MissingKey, get_llm
+        from fsnb.llm import MissingKey, get_llm, registry
 
-        if name.lower() not in BACKEND_NAMES and name.isidentifier() and name in self._ns:
+        names = registry.names()
+        if name.lower() not in names and name.isidentifier() and name in self._ns:
             value = self._ns[name]
             if not hasattr(value, "next_action"):
                 msg = f"--llm {name}: that variable holds no LLM backend (it has no next_action)"
                 raise UsageError(msg)
             return value
-        if name.lower() not in BACKEND_NAMES:
+        if name.lower() not in names:
             msg = (
-                f"unknown LLM backend {name!r}; choose one of: {', '.join(BACKEND_NAMES)} "
+                f"unknown LLM backend {name!r}; choose one of: {', '.join(names)} "
                 "(or name a variable holding an LLM object)"
             )
             raise UsageError(msg)
         try:
-            return get_llm(name.lower(), model=model or None)
-        except MissingKey:
-            raise UsageError(MISSING_KEY) from None
+            return get_llm(name.lower(), model=model or None, base_url=base_url or None)
+        except MissingKey as exc:
+            variables = registry.key_variables(name)
+            hint = f" (in a notebook: %env {variables[0]}=...)" if variables else ""
+            raise UsageError(one_line(exc) + hint) from None
+        except _fixable() as exc:
+            raise _usage_error(exc) from None
 
 
 def index_folder(folder: str, db: str | None = None) -> pd.DataFrame:

@@ -1,0 +1,93 @@
+"""Backends by name: one mapping from name to factory for `get_llm`, the CLI and the magics.
+
+Built-ins are "module:attr" references, imported when first used (each pulls in its SDK).
+Other packages add theirs through the `fsnb.backends` entry-point group, in their
+pyproject.toml::
+
+    [project.entry-points."fsnb.backends"]
+    mine = "my_package.backend:MyLLM"
+
+A factory is called with the options given (`model=`, `base_url=`, backend-specific ones);
+`model` and `base_url` are passed only to a factory that names them as parameters, so a
+`--model` set as a default does not break a backend without models.
+"""
+
+from __future__ import annotations
+
+import inspect
+import pkgutil
+from collections.abc import Callable
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any
+
+from fsnb import config
+from fsnb.protocol import LLM
+
+Factory = Callable[..., LLM]
+ENTRY_POINT_GROUP = "fsnb.backends"
+#: Options every front end may pass; a factory that does not take one never sees it.
+COMMON_OPTIONS = ("model", "base_url")
+
+
+def _auto(model: str | None = None, base_url: str | None = None, **options: Any) -> LLM:
+    """gemini when a Gemini key is set, offline otherwise."""
+    name = "gemini" if config.api_key() else "offline"
+    return create(name, model=model, base_url=base_url, **options)
+
+
+BUILTIN: dict[str, str | Factory] = {
+    "auto": _auto,
+    "gemini": "fsnb.llm.gemini:GeminiLLM",
+    "openai": "fsnb.llm.openai_chat:OpenAILLM",
+    "ollama": "fsnb.llm.openai_chat:ollama",
+    "offline": "fsnb.offline:OfflineLLM",
+    "replay": "fsnb.llm.replay:ReplayLLM",
+}
+
+
+@cache
+def _installed() -> dict[str, Any]:
+    """Entry points of the `fsnb.backends` group (built-in names cannot be taken)."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in BUILTIN}
+
+
+def refresh() -> None:
+    """Forget the entry points read so far (after installing a package at run time)."""
+    _installed.cache_clear()
+
+
+def names() -> list[str]:
+    """Every backend name: the built-ins, then installed ones in alphabetical order."""
+    return [*BUILTIN, *sorted(_installed())]
+
+
+def factory(name: str) -> Factory:
+    """The factory of a backend name (case-insensitive); ValueError naming the choices."""
+    key = name.lower()
+    if (found := BUILTIN.get(key)) is not None:
+        return pkgutil.resolve_name(found) if isinstance(found, str) else found
+    if (point := _installed().get(key)) is not None:
+        return point.load()
+    msg = f"unknown LLM backend {name!r}; choose one of: {', '.join(names())}"
+    raise ValueError(msg)
+
+
+def create(name: str, **options: Any) -> LLM:
+    """A backend by name, built with `options` (None values left out)."""
+    make = factory(name)
+    given = {k: v for k, v in options.items() if v is not None}
+    return make(**{k: v for k, v in given.items() if k not in COMMON_OPTIONS or _takes(make, k)})
+
+
+def key_variables(name: str) -> tuple[str, ...]:
+    """The environment variables holding the key a backend needs (none: empty)."""
+    return tuple(getattr(factory(name), "key_variables", ()))
+
+
+def _takes(make: Factory, option: str) -> bool:
+    """Whether `make` names `option` (`**kwargs` does not count: it may mean other things)."""
+    try:
+        return option in inspect.signature(make).parameters
+    except (TypeError, ValueError):  # no signature to read: let the factory decide
+        return True

@@ -1,0 +1,133 @@
+"""Actions as structured output, for every chat backend: the JSON schema sent to the model,
+the reading of a reply into an `Action`, and the loop that re-asks with the error fed back.
+
+A chat backend supplies one function, `ask(messages) -> Completion` (transport, retries,
+usage); `ask_for_action` does the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from fsnb.errors import one_line
+from fsnb.protocol.action import Action
+from fsnb.protocol.conversation import LLMError, Message, Notify, Reply
+
+#: How many characters of a problem are fed back and shown.
+PROBLEM_CHARS = 300
+_FENCE = re.compile(r"^```[A-Za-z]*\s*\n(.*)\n\s*```$", re.DOTALL)
+
+
+def _without_defaults(schema: Any) -> Any:
+    """The schema minus `default` keywords, which Gemini's JSON Schema subset does not list."""
+    if isinstance(schema, dict):
+        return {k: _without_defaults(v) for k, v in schema.items() if k != "default"}
+    if isinstance(schema, list):
+        return [_without_defaults(v) for v in schema]
+    return schema
+
+
+#: What is sent as the structured-output schema: pydantic's JSON schema of `Action`.
+ACTION_SCHEMA: dict[str, Any] = _without_defaults(Action.model_json_schema())
+
+
+def schema_instruction() -> str:
+    """The schema as words, for a model that can be held to JSON but not to a schema."""
+    return (
+        "Reply with exactly one JSON object, and nothing else, that matches this JSON "
+        f"schema of an Action:\n{json.dumps(ACTION_SCHEMA, separators=(',', ':'))}"
+    )
+
+
+class InvalidReply(ValueError):
+    """A reply that is not a valid Action; the message is one short line saying why."""
+
+
+def read_action(text: str) -> Action:
+    """The Action in a reply's text (a ```json fence around it is tolerated)."""
+    stripped = text.strip()
+    if not stripped:
+        msg = "empty reply"
+        raise InvalidReply(msg)
+    if fenced := _FENCE.match(stripped):
+        stripped = fenced.group(1)
+    try:
+        return Action.model_validate_json(stripped)
+    except ValidationError as exc:
+        raise InvalidReply(summarize(exc)) from None
+
+
+def summarize(exc: ValidationError, limit: int = PROBLEM_CHARS) -> str:
+    """A pydantic error as one short line: `loc: message; ...`."""
+    parts = []
+    for error in exc.errors(include_url=False):
+        loc = ".".join(str(p) for p in error["loc"])
+        parts.append(f"{loc}: {error['msg']}" if loc else error["msg"])
+    return one_line("; ".join(parts), limit)
+
+
+def feedback(problem: str) -> str:
+    """The user message that tells the model what was wrong with its reply."""
+    return f"Your reply was not a valid Action: {problem}. Reply with one JSON Action."
+
+
+@dataclass
+class Completion:
+    """One call's reply text and its tokens. `problem` is what the backend already knows
+    is wrong with the reply (blocked, cut off); None lets `read_action` judge it."""
+
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    thinking_tokens: int = 0
+    problem: str | None = None
+
+
+Ask = Callable[[list[Message]], Completion]
+
+
+def ask_for_action(
+    ask: Ask, messages: list[Message], notify: Notify, *, backend: str, max_invalid: int = 2
+) -> Reply:
+    """Ask until a reply is a valid Action, at most `max_invalid` more times.
+
+    An invalid reply is said through `notify`, then kept in the transcript (as the
+    assistant's) with the error fed back (as the user's). The tokens of every call are
+    summed into the Reply, or into the LLMError raised when no valid reply came.
+    """
+    messages = list(messages)
+    tokens = [0, 0, 0]
+
+    def failed(message: str) -> LLMError:
+        return LLMError(
+            message, prompt_tokens=tokens[0], completion_tokens=tokens[1], thinking_tokens=tokens[2]
+        )
+
+    for attempt in range(max_invalid + 1):
+        try:
+            completion = ask(messages)
+        except LLMError as exc:  # keep the tokens of the replies that came before
+            raise failed(str(exc)) from None
+        tokens[0] += completion.prompt_tokens
+        tokens[1] += completion.completion_tokens
+        tokens[2] += completion.thinking_tokens
+        problem = completion.problem
+        if problem is None:
+            try:
+                return Reply(read_action(completion.text), *tokens)
+            except InvalidReply as exc:
+                problem = str(exc)
+        if attempt == max_invalid:
+            msg = f"{backend}: no valid Action after {attempt + 1} replies; last: {problem}"
+            raise failed(msg)
+        notify(f"{backend}: invalid reply ({problem}), asking again {attempt + 1}/{max_invalid}")
+        if completion.text.strip():
+            messages.append(Message("assistant", completion.text))
+        messages.append(Message("user", feedback(problem)))
+    raise AssertionError  # unreachable: the loop returns or raises
