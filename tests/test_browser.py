@@ -2,7 +2,9 @@
 
 JupyterLab runs on 127.0.0.1 with a temporary configuration; the notebook runs a
 `%%explore` cell with the offline backend; the test checks that trace rows, the answer
-and a citation appear, clicks the citation, and saves a screenshot in its tmp folder.
+and a citation appear, clicks the citation (its passage comes back through an anywidget
+command), opens and closes a trace row with the keyboard, and saves a screenshot in its tmp
+folder.
 """
 
 from __future__ import annotations
@@ -163,14 +165,31 @@ def test_explore_panel_in_jupyterlab(jupyterlab: str, tmp_path: Path):
             assert panel.locator(".fsnb-trace-row").count() >= 3
             answer = panel.locator(".fsnb-answer")
             expect(answer).to_contain_text("$45,000,000")
-            citation = answer.locator(".fsnb-citation").first
+            expect(answer.locator("strong").first).to_be_visible()  # markdown rendered
+            citation = answer.locator("button.fsnb-citation").first
             expect(citation).to_be_visible()
             citation.click()
             quote = panel.locator(".fsnb-citation-quote")
             expect(quote).to_be_visible(timeout=15_000)
             expect(quote).to_contain_text(".pdf")
+            # the passage's surroundings come from the kernel (the _show_citation command)
+            expect(quote.locator("mark")).to_be_visible(timeout=30_000)
             assert len(quote.inner_text().strip()) > 20
+
+            # a trace row opens and closes from the keyboard, and keeps the focus
+            row = panel.locator(".fsnb-trace-row").first
+            expect(row).to_have_attribute("aria-expanded", "false")
+            row.focus()
+            page.keyboard.press("Enter")
+            expect(row).to_have_attribute("aria-expanded", "true")
+            detail = panel.locator(".fsnb-trace-detail")
+            expect(detail).to_have_count(1)
+            expect(detail).to_contain_text("documents")  # scan_folder's result
+            assert row.evaluate("node => node === document.activeElement")
             page.screenshot(path=str(tmp_path / "explore-panel.png"), full_page=True)
+            page.keyboard.press(" ")
+            expect(row).to_have_attribute("aria-expanded", "false")
+            expect(detail).to_have_count(0)
         finally:
             browser.close()
     assert (tmp_path / "explore-panel.png").stat().st_size > 10_000

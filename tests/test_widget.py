@@ -5,17 +5,23 @@ import logging
 import shutil
 import subprocess
 import time
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from fsnb.agent import Action, CitedSource, Explorer
 from fsnb.llm import ReplayLLM
-from fsnb.notebook.widget import ExplorePanel, _asset
+from fsnb.notebook.display import render
+from fsnb.notebook.widget import STATIC, ExplorePanel
 
 QUOTE = "The Purchase Price is $9,000,000 payable at Closing"
-JS = Path(__file__).resolve().parent.parent / "js"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+#: An answer that tries to inject markup: none of it may come out live.
+HOSTILE = (
+    "Price [1]. <script>alert(1)</script> <img src=x onerror=alert(2)> "
+    "[click](javascript:alert(3)) <a href='javascript:alert(4)'>x</a>\n\n<iframe src=x></iframe>"
+)
 
 
 def _stop() -> Action:
@@ -41,10 +47,21 @@ def _until(predicate, timeout: float = 20.0) -> None:
         time.sleep(0.01)
 
 
-def _replies(panel: ExplorePanel) -> list[dict]:
-    sent: list[dict] = []
-    panel.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
-    return sent
+def _invoke(panel: ExplorePanel, name: str, msg: dict | None = None) -> dict:
+    """Call a command as the front end's `experimental.invoke(name, msg)` does: an
+    anywidget-command message in, the anywidget-command-response's payload out."""
+    sent: list[tuple[dict, list]] = []
+    panel.send = lambda content, buffers=None: sent.append((content, buffers))  # type: ignore[method-assign]
+    request = {"id": f"req-{name}", "kind": "anywidget-command", "name": name, "msg": msg or {}}
+    try:
+        panel._handle_custom_msg(request, [])
+    finally:
+        del panel.send
+    ((reply, buffers),) = sent
+    assert reply["id"] == request["id"] and reply["kind"] == "anywidget-command-response"
+    assert buffers == []
+    json.dumps(reply)  # goes over the wire as JSON
+    return reply["response"]
 
 
 def test_traits_after_a_run(folder: Path):
@@ -53,87 +70,107 @@ def test_traits_after_a_run(folder: Path):
     assert result is not None and panel.result is result
     assert panel.status == "done" and panel.error == "" and panel.question == ""
     assert (panel.task, panel.folder, panel.backend) == ("What is the price?", "corpus", "replay")
-    kinds = [e["kind"] for e in panel.events]
-    assert kinds[0] == "started" and kinds[-1] == "answer" and "tool_result" in kinds
+    read, stop = panel.trace  # one row per step, the tool's result folded into its call
+    assert (read["kind"], read["tool"], read["phase"], read["target"]) == (
+        "tool_call",
+        "parse_file",
+        "read",
+        "agreement.pdf",
+    )
+    assert read["ok"] is True and "Purchase Price" in read["result"] and read["duration_ms"] >= 0
+    assert (stop["kind"], stop["tool"], stop["phase"], stop["ok"]) == ("stop", None, "answer", True)
+    assert panel.trace == [row.to_dict() for row in result.trace()]
     assert panel.answer == "The price is **$9,000,000** [1]."
+    assert panel.answer_html == (
+        "<p>The price is <strong>$9,000,000</strong> "
+        '<button type="button" class="fsnb-citation" data-cite="1">[1]</button>.</p>\n'
+    )
     (cite,) = panel.citations
     assert (cite["id"], cite["path"], cite["page"]) == (1, "agreement.pdf", 1)
     assert cite["verified"] is True
     assert panel.usage["llm_calls"] == 2 and panel.usage["documents_parsed"] == 1
-    json.dumps(panel.get_state())  # everything synced is JSON
+    state = panel.get_state()
+    json.dumps(state)  # everything synced is JSON
+    # each thing goes to the front end once: the answer as HTML, the trace as rows
+    assert "answer_html" in state and "answer" not in state and "events" not in state
 
 
 def test_events_are_batched(folder: Path):
     changes: list[int] = []
     llm = ReplayLLM([Action.call("glob", "look", pattern="*.txt")] * 12 + [_stop()])
     panel = ExplorePanel()
-    panel.observe(lambda change: changes.append(len(change["new"])), names="events")
+    panel.observe(lambda change: changes.append(len(change["new"])), names="trace")
     panel.attach(Explorer(folder, llm, max_steps=20), "q").wait(30)
     assert panel.status == "done"
-    assert changes[-1] == len(panel.events) > 30
-    assert len(changes) < len(panel.events)  # a burst goes out as a few updates
-    assert changes == sorted(changes)  # appended, never reordered
+    assert changes[-1] == len(panel.trace) == 13
+    row_events = 12 * 2 + 1  # each call and its result, the answer: one update each unbatched
+    assert len(changes) < row_events  # a burst of events goes out as a few updates
+    assert changes == sorted(changes)  # rows are appended, never reordered
 
 
 def test_answer_question_resumes_the_run(folder: Path):
     panel, llm = _panel(folder, _ask(), _stop())
     _until(lambda: panel.status == "waiting")
     assert panel.question == "Which deal do you mean?"
-    replies = _replies(panel)
-    panel._handle_custom_msg({"type": "answer_question", "answer": "Project Falcon"}, [])
+    assert _invoke(panel, "_answer", {"answer": "Project Falcon"}) == {"ok": True}
     assert panel.wait(30) is not None and panel.status == "done"
-    assert replies == []
-    reply = next(e for e in panel.events if e["kind"] == "human_reply")
-    assert (reply["answer"], reply["defaulted"]) == ("Project Falcon", False)
+    ask = next(row for row in panel.trace if row["kind"] == "ask_human")
+    assert (ask["target"], ask["result"], ask["ok"]) == (
+        "Which deal do you mean?",
+        "Project Falcon",
+        True,
+    )
     assert "Project Falcon" in llm.history[1].messages()[-1].text
 
 
 def test_unanswered_question_falls_back_to_the_default(folder: Path):
     panel, _ = _panel(folder, _ask(), _stop(), ask_timeout_s=0.05)
     panel.wait(30)
-    reply = next(e for e in panel.events if e["kind"] == "human_reply")
-    assert reply["defaulted"] is True and panel.status == "done"
+    ask = next(row for row in panel.trace if row["kind"] == "ask_human")
+    assert ask["result"].startswith("(no answer; the default) ") and panel.status == "done"
 
 
 def test_stop_cancels(folder: Path):
     panel, _ = _panel(folder, _ask(), _stop())
     _until(lambda: panel.status == "waiting")
-    panel._handle_custom_msg({"type": "stop"}, [])
+    assert _invoke(panel, "_stop") == {"ok": True}
     result = panel.wait(30)
-    assert result is not None and result.error == "cancelled"
+    assert result is not None and result.error == "cancelled" and result.status == "cancelled"
     assert panel.status == "cancelled" and panel.question == ""
 
 
 def test_show_citation_replies_with_the_passage(folder: Path):
     panel, _ = _panel(folder, Action.call("parse_file", "read it", path="agreement.pdf"), _stop())
     panel.wait(30)
-    replies = _replies(panel)
-    panel._handle_custom_msg({"type": "show_citation", "id": 1}, [])
-    (reply,) = replies
-    assert reply["type"] == "citation" and reply["quote"] == QUOTE
+    reply = _invoke(panel, "_show_citation", {"id": 1})
+    assert reply["ok"] is True and reply["quote"] == QUOTE
     assert (reply["path"], reply["page"]) == ("agreement.pdf", 1)
     assert "Purchase Price" in reply["match"] and "Escrow Letter" in reply["after"]
 
 
-def test_handler_failures_reply_with_an_error(folder: Path, caplog: pytest.LogCaptureFixture):
+def test_command_failures_reply_with_an_error(folder: Path, caplog: pytest.LogCaptureFixture):
     panel, _ = _panel(folder, _stop())
     panel.wait(30)
-    replies = _replies(panel)
 
     def boom(number: int) -> dict:
-        raise RuntimeError("boom")
+        raise RuntimeError("boom\nwith a second line")
 
     panel.citation_context = boom  # type: ignore[method-assign]
     with caplog.at_level(logging.ERROR, logger="fsnb.notebook.widget"):
-        panel._handle_custom_msg({"type": "show_citation", "id": 1}, [])
-        panel._handle_custom_msg({"type": "no_such_request"}, [])
-        panel._handle_custom_msg({"type": "answer_question", "answer": "x"}, [])
-        panel._handle_custom_msg("not a dict", [])
-    assert [r["type"] for r in replies] == ["error"] * 4
-    assert replies[0] == {"type": "error", "request": "show_citation", "message": "boom"}
-    assert "unknown message type 'no_such_request'" in replies[1]["message"]
-    assert replies[2]["message"] == "no question is waiting for an answer"
-    assert "boom" in caplog.text
+        assert _invoke(panel, "_show_citation", {"id": 1}) == {
+            "ok": False,
+            "error": "boom with a second line",
+        }
+        assert _invoke(panel, "_answer", {"answer": "x"}) == {
+            "ok": False,
+            "error": "no question is waiting for an answer",
+        }
+        assert _invoke(panel, "_page", {"tab": "nope"}) == {
+            "ok": False,
+            "error": "unknown tab 'nope'",
+        }
+        assert _invoke(panel, "_show_citation", "not a dict")["ok"] is False  # no id
+    assert "boom" in caplog.text and "the _show_citation request failed" in caplog.text
 
 
 def test_page_requests_for_documents_and_scratchpad(folder: Path):
@@ -141,23 +178,31 @@ def test_page_requests_for_documents_and_scratchpad(folder: Path):
     from fsnb.scratchpad import Scratchpad
 
     panel = ExplorePanel(folder=str(folder))
-    replies = _replies(panel)
-    panel._handle_custom_msg({"type": "page", "tab": "documents"}, [])
-    assert replies[-1]["total"] == 0 and panel.documents == []  # no index file yet
+    empty = _invoke(panel, "_page", {"tab": "documents"})
+    assert empty["ok"] is True and empty["total"] == 0  # no index file yet
     Index().add_folder(folder, progress=False)
     pad = Scratchpad(folder=folder)  # the panel shows its folder's scratchpad
     pad.create_table("deals", {"name": "VARCHAR", "price": "DOUBLE"})
     pad.insert("deals", [{"name": f"deal {i}", "price": i} for i in range(30)])
-    panel._handle_custom_msg({"type": "page", "tab": "documents", "page": 0, "size": 2}, [])
-    page = replies[-1]
-    assert page["type"] == "page" and page["columns"][0] == "path" and len(page["rows"]) == 2
-    assert page["total"] >= 4 and panel.documents == page["rows"]
-    panel._handle_custom_msg({"type": "page", "tab": "scratchpad"}, [])
-    assert [t["name"] for t in panel.tables] == ["deals"]
-    panel._handle_custom_msg({"type": "page", "tab": "scratchpad", "table": "deals", "page": 1}, [])
-    page = replies[-1]
+    page = _invoke(panel, "_page", {"tab": "documents", "page": 0, "size": 2})
+    assert (page["ok"], page["tab"], page["columns"][0], len(page["rows"])) == (
+        True,
+        "documents",
+        "path",
+        2,
+    )
+    assert page["total"] >= 4
+    tables = _invoke(panel, "_page", {"tab": "scratchpad"})
+    assert [t["name"] for t in tables["rows"]] == ["deals"]
+    page = _invoke(panel, "_page", {"tab": "scratchpad", "table": "deals", "page": 1})
     assert (page["table"], page["total"], page["pages"], len(page["rows"])) == ("deals", 30, 2, 5)
     assert page["rows"][0] == {"name": "deal 25", "price": 25.0}
+    # replies are not state: the synced first pages change only when the panel refreshes them
+    assert panel.documents == {} and panel.tables == {}
+    panel.refresh_tabs()
+    first = _invoke(panel, "_page", {"tab": "documents"})
+    assert panel.documents == {k: v for k, v in first.items() if k not in ("ok", "tab", "table")}
+    assert panel.tables["rows"] == tables["rows"]
 
 
 def test_mimebundle_is_deterministic_and_self_contained(folder: Path, tmp_path: Path):
@@ -175,6 +220,8 @@ def test_mimebundle_is_deterministic_and_self_contained(folder: Path, tmp_path: 
     md, html = bundles[0]["text/markdown"], bundles[0]["text/html"]
     assert "$9,000,000" in md and "| [1] | agreement.pdf | 1 |" in md and "| scan |" in md
     assert "<table" in html and "agreement.pdf" in html and "$9,000,000" in html
+    # the answer's markdown is HTML here, not raw markdown
+    assert "<strong>" in html and "**" not in html and 'data-cite="1"' in html
     assert bundles[0]["text/plain"].startswith("What is the purchase price?\n(corpus, done)")
 
 
@@ -194,43 +241,67 @@ def test_bundle_before_and_after_failure(folder: Path):
     assert "Error: the replay script has no more actions" in markdown
 
 
+def test_static_renderings_never_render_markup_from_the_answer(folder: Path):
+    cite = CitedSource(id=1, path="agreement.pdf", page=1, quote=QUOTE)
+    llm = ReplayLLM(
+        [Action.call("parse_file", "r", path="agreement.pdf"), Action.stop(HOSTILE, "x", [cite])]
+    )
+    panel = ExplorePanel()
+    result = panel.attach(Explorer(folder, llm), "q").wait(30)
+    assert result is not None and result.ok
+    for html in (panel.answer_html, render(result).html(), result._repr_html_()):
+        tags = _live_tags(html)
+        assert not {"script", "img", "iframe"} & {tag for tag, _ in tags}, html
+        assert not [a for _, a in tags if (a.get("href") or "").startswith("javascript")], html
+        assert ("button", {"type": "button", "class": "fsnb-citation", "data-cite": "1"}) in tags
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def _live_tags(html: str) -> list[tuple[str, dict]]:
+    """The elements a browser would build from `html`: (tag, attributes)."""
+    found: list[tuple[str, dict]] = []
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.append((tag, dict(attrs)))
+
+    Tags().feed(html)
+    return found
+
+
 def test_front_end_module():
-    source = (JS / "widget.js").read_text()
-    assert "export default" in source and "render(" in source and "initialize(" in source
+    source = (STATIC / "widget.js").read_text()
+    assert "export default" in source and "render(" in source
     for name in ("fsnb-panel", "fsnb-trace-row", "fsnb-answer", "fsnb-citation", "fsnb-citation-quote",
                  "fsnb-status", "fsnb-usage", "fsnb-ask", "fsnb-stop"):  # fmt: skip
         assert name in source
     assert "http://" not in source and "https://" not in source and "import " not in source
-    css = (JS / "widget.css").read_text()
+    # requests are anywidget commands, one per Python command; no hand-rolled messages
+    assert "experimental.invoke" in source and "model.send(" not in source
+    for name in ExplorePanel._anywidget_commands:  # type: ignore[attr-defined]
+        assert f'"{name}"' in source
+    # trace rows open with the keyboard
+    assert "aria-expanded" in source and 'e.key !== "Enter" && e.key !== " "' in source
+    css = (STATIC / "widget.css").read_text()
     assert "--jp-layout-color1" in css and "--jp-brand-color1" in css
-    assert _asset("widget.js").is_file() and _asset("widget.css").is_file()
     assert str(ExplorePanel._esm) == source and str(ExplorePanel._css) == css
+    assert sorted(ExplorePanel._anywidget_commands) == [
+        "_answer",
+        "_page",
+        "_show_citation",
+        "_stop",
+    ]  # type: ignore[attr-defined]
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_front_end_module_runs_in_node(tmp_path: Path):
+def test_front_end_module_loads_in_node(tmp_path: Path):
     module = tmp_path / "widget.mjs"
-    shutil.copy(JS / "widget.js", module)
+    shutil.copy(STATIC / "widget.js", module)
     subprocess.run(["node", "--check", str(module)], check=True)
     script = tmp_path / "probe.mjs"
     script.write_text(
-        "import widget, { renderMarkdown, traceRows } from './widget.mjs';\n"
-        "const html = renderMarkdown('# Price\\n\\n<script>x</script> is **$9** [1], `a*b*c` [2, 3]\\n"
-        "- one\\n- _two_');\n"
-        "const rows = traceRows([{kind: 'tool_call', step: 1, tool: 'read', phase: 'read',"
-        " target: 'a.txt', reason: 'r'}, {kind: 'tool_result', step: 1, tool: 'read',"
-        " duration_ms: 5, result: 'text', ok: true}, {kind: 'answer', step: 2, answer: 'A'}]);\n"
-        "console.log(JSON.stringify({html, rows, keys: Object.keys(widget)}));\n"
+        "import widget from './widget.mjs';\n"
+        "console.log(JSON.stringify({keys: Object.keys(widget)}));\n"
     )
     out = subprocess.run(["node", str(script)], check=True, capture_output=True, text=True)
-    data = json.loads(out.stdout)
-    html = data["html"]
-    assert "<script>" not in html and "&lt;script&gt;" in html
-    assert "<h3>Price</h3>" in html and "<strong>$9</strong>" in html
-    assert html.count('class="fsnb-citation"') == 3 and "<code>a*b*c</code>" in html
-    assert "<ul><li>one</li><li><em>two</em></li></ul>" in html
-    assert [(r["tool"], r.get("duration"), r.get("result")) for r in data["rows"]] == [
-        ("read", 5, "text"),
-        ("stop", None, "A"),
-    ]
-    assert sorted(data["keys"]) == ["initialize", "render"]
+    assert json.loads(out.stdout)["keys"] == ["render"]

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from fsnb.agent import events as ev
 from fsnb.agent.result import ExplorationResult
+from fsnb.agent.trace import Trace, TraceRow
 
 PHASE_STYLE = {"scan": "cyan", "read": "green", "backtrack": "magenta", "navigate": "blue"}
 TOOL_ICON = {
@@ -25,58 +26,30 @@ TOOL_ICON = {
 
 
 class ConsoleView:
-    """Prints events as they arrive; `finish` prints the answer and the summary."""
+    """Prints each step as it starts and how it went; `finish` prints the answer and summary."""
 
     def __init__(self, console: Console | None = None) -> None:
         self.console = console or Console(stderr=False)
+        self.trace = Trace()
 
     def __call__(self, event: ev.Event) -> None:
-        c = self.console
         if isinstance(event, ev.Started):
-            c.print(
+            self.console.print(
                 Panel(
                     Text(event.task, style="bold"),
                     title="fsnb explore",
                     subtitle=f"{event.folder} · {event.backend} ({event.model})",
                 )
             )
-        elif isinstance(event, ev.ToolCall):
-            style = PHASE_STYLE.get(event.phase, "white")
-            head = Text.assemble(
-                (f"{TOOL_ICON.get(event.tool, '🔧')} {event.tool} ", "bold"), (event.target, style)
-            )
-            c.print(
-                Panel(
-                    Group(head, Text(event.reason, style="italic")),
-                    title=f"step {event.step} · {event.phase}",
-                    title_align="left",
-                    border_style=style,
-                )
-            )
-        elif isinstance(event, ev.ToolResult):
-            cut = " (cut at the size budget)" if event.truncated else ""
-            status = "" if event.ok else f" · {event.result.splitlines()[0][:120]}"
-            c.print(
-                Text(
-                    f"   ↳ {event.chars:,} characters in {event.duration_ms:.0f} ms{cut}{status}",
-                    style="dim" if event.ok else "red",
-                )
-            )
-        elif isinstance(event, ev.Navigate):
-            c.print(
-                Panel(
-                    f"into {event.directory}\n{event.reason}", title=f"step {event.step} · navigate"
-                )
-            )
-        elif isinstance(event, ev.AskHuman):
-            c.print(
-                Panel(event.question, title=f"step {event.step} · question", border_style="yellow")
-            )
-        elif isinstance(event, ev.HumanReply):
-            note = " (default, non-interactive)" if event.defaulted else ""
-            c.print(Text(f"   ↳ answer{note}: {event.answer}", style="yellow"))
-        elif isinstance(event, ev.Error):
-            c.print(Text(("   ↻ " if event.recoverable else "✖ ") + event.message, style="red"))
+            return
+        before = len(self.trace.rows)
+        row = self.trace.add(event)
+        if row is None:
+            return
+        if len(self.trace.rows) > before and (head := _head(row)) is not None:
+            self.console.print(head)
+        if row.finished and (outcome := _outcome(row)) is not None:
+            self.console.print(outcome)
 
     def finish(self, result: ExplorationResult) -> None:
         c = self.console
@@ -90,6 +63,37 @@ class ConsoleView:
         for label, value in summary_rows(result):
             table.add_row(Text(label, style="bold"), value)
         c.print(Panel(table, title="summary"))
+
+
+def _head(row: TraceRow) -> Panel | None:
+    """The panel that opens a step."""
+    title = f"step {row.step} · {row.phase}"
+    if row.kind == "tool_call":
+        style = PHASE_STYLE.get(row.phase, "white")
+        icon = TOOL_ICON.get(row.tool or "", "🔧")
+        head = Text.assemble((f"{icon} {row.tool} ", "bold"), (row.target, style))
+        body = Group(head, Text(row.reason, style="italic"))
+        return Panel(body, title=title, title_align="left", border_style=style)
+    if row.kind == "go_deeper":
+        return Panel(f"into {row.target}\n{row.reason}", title=title)
+    if row.kind == "ask_human":
+        return Panel(row.target, title=f"step {row.step} · question", border_style="yellow")
+    return None
+
+
+def _outcome(row: TraceRow) -> Text | None:
+    """The line that says how a step went."""
+    if row.kind == "tool_call":
+        cut = " (cut at the size budget)" if row.truncated else ""
+        first_line = (row.result or "").partition("\n")[0][:120]
+        status = "" if row.ok else f" · {first_line}"
+        took = f"{row.result_chars or 0:,} characters in {row.duration_ms or 0:.0f} ms"
+        return Text(f"   ↳ {took}{cut}{status}", style="dim" if row.ok else "red")
+    if row.kind == "ask_human":
+        return Text(f"   ↳ answer: {row.result}", style="yellow")
+    if row.kind == "error":
+        return Text(("   ↻ " if row.phase == "retry" else "✖ ") + row.target, style="red")
+    return None
 
 
 def summary_rows(result: ExplorationResult) -> list[tuple[str, str]]:

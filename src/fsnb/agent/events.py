@@ -1,7 +1,7 @@
 """Typed events of an exploration. Imports nothing from fsnb.
 
-One stream of these feeds every view: the widget, the CLI's live panels and
-`ExplorationResult.trace_df()`.
+One stream of these feeds every view; `fsnb.agent.trace` folds it into the rows that the
+widget, the CLI's live panels, the static renderings and `ExplorationResult.trace_df()` show.
 """
 
 from __future__ import annotations

@@ -5,15 +5,21 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from fsnb.agent import events as ev
+from fsnb.agent.answer_html import answer_html
 from fsnb.agent.citations import Citation
+from fsnb.agent.trace import COLUMNS as TRACE_COLUMNS
+from fsnb.agent.trace import TraceRow, trace_rows
 from fsnb.agent.usage import Usage
 
 if TYPE_CHECKING:
     import pandas as pd
 
+Status = Literal["done", "error", "cancelled"]
+#: The run's error when it was stopped from outside (`Explorer.cancel()`).
+CANCELLED = "cancelled"
 BACKEND_NOTES = {
     "offline": "offline extractive backend: passages selected from the documents, no LLM",
     "replay": "replay backend: scripted actions, no LLM",
@@ -37,6 +43,13 @@ class ExplorationResult:
         return self.error is None
 
     @property
+    def status(self) -> Status:
+        """How the run ended: done (an answer), cancelled (stopped from outside), or error."""
+        if self.error is None:
+            return "done"
+        return "cancelled" if self.error == CANCELLED else "error"
+
+    @property
     def backend_note(self) -> str:
         return BACKEND_NOTES.get(self.backend, f"{self.backend} ({self.model})")
 
@@ -52,64 +65,13 @@ class ExplorationResult:
             lines.append(f'- [{c.id}] {where}: "{quote}"{flag}')
         return "\n".join(lines)
 
-    def steps(self) -> list[dict[str, Any]]:
+    def trace(self) -> list[TraceRow]:
         """One row per step: tool calls with their results, navigation, questions, the end."""
-        reasons: dict[int, str] = {}
-        rows: list[dict[str, Any]] = []
-        for e in self.events:
-            row: dict[str, Any] | None = None
-            if isinstance(e, ev.ToolCall):
-                reasons[e.step] = e.reason
-            elif isinstance(e, ev.ToolResult):
-                row = {
-                    "kind": "tool_call",
-                    "tool": e.tool,
-                    "args": e.args,
-                    "reason": reasons.get(e.step, ""),
-                    "phase": e.phase,
-                    "duration_ms": e.duration_ms,
-                    "result_chars": e.chars,
-                }
-            elif isinstance(e, ev.Navigate):
-                row = {
-                    "kind": "go_deeper",
-                    "args": {"directory": e.directory},
-                    "reason": e.reason,
-                    "phase": "navigate",
-                }
-            elif isinstance(e, ev.AskHuman):
-                row = {
-                    "kind": "ask_human",
-                    "args": {"question": e.question},
-                    "reason": e.reason,
-                    "phase": "ask",
-                }
-            elif isinstance(e, ev.Answer):
-                row = {
-                    "kind": "stop",
-                    "reason": e.reason,
-                    "phase": "answer",
-                    "result_chars": len(e.answer),
-                }
-            elif isinstance(e, ev.Error):
-                row = {
-                    "kind": "error",
-                    "reason": e.message,
-                    "phase": "retry" if e.recoverable else "error",
-                }
-            if row is not None:
-                base = {
-                    "step": e.step,
-                    "kind": "",
-                    "tool": None,
-                    "args": {},
-                    "reason": "",
-                    "phase": "",
-                    "duration_ms": None,
-                    "result_chars": None,
-                }
-                rows.append({**base, **row})
-        return rows
+        return trace_rows(self.events)
+
+    def steps(self) -> list[dict[str, Any]]:
+        """The trace as dicts (see `fsnb.agent.trace.TraceRow`)."""
+        return [row.to_dict() for row in self.trace()]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -118,7 +80,8 @@ class ExplorationResult:
             "answer": self.answer_with_sources(),
             "citations": [c.to_dict() for c in self.citations],
             "usage": self.usage.to_dict(),
-            "steps": self.steps(),
+            # without the tool outputs (`result_chars` gives their size): the JSON stays small
+            "steps": [{k: v for k, v in s.items() if k != "result"} for s in self.steps()],
             "llm": {"backend": self.backend, "model": self.model, "note": self.backend_note},
             "error": self.error,
         }
@@ -135,8 +98,7 @@ class ExplorationResult:
     def trace_df(self) -> pd.DataFrame:
         import pandas as pd
 
-        columns = ["step", "kind", "tool", "args", "reason", "phase", "duration_ms", "result_chars"]
-        return pd.DataFrame(self.steps(), columns=columns)
+        return pd.DataFrame(self.steps(), columns=list(TRACE_COLUMNS))
 
     def summary(self) -> str:
         u = self.usage
@@ -158,7 +120,7 @@ class ExplorationResult:
             f"<td>{html.escape(c.quote)}</td><td>{_verdict(c)}</td></tr>"
             for c in self.citations
         )
-        body = html.escape(self.answer if not self.error else f"Error: {self.error}")
+        body = answer_html(self.answer) if not self.error else _error_html(self.error)
         table = (
             "<table><tr><th></th><th>file</th><th>page</th><th>quote</th><th>verified</th></tr>"
             f"{rows}</table>"
@@ -167,9 +129,13 @@ class ExplorationResult:
         )
         return (
             f"<div class='fsnb-result'><p><b>{html.escape(self.task)}</b></p>"
-            f"<p style='white-space:pre-wrap'>{body}</p>{table}"
+            f"<div class='fsnb-answer'>{body}</div>{table}"
             f"<p><i>{html.escape(self.summary())}</i></p></div>"
         )
+
+
+def _error_html(error: str) -> str:
+    return f"<p style='white-space:pre-wrap'>Error: {html.escape(error)}</p>"
 
 
 def _verdict(citation: Citation) -> str:

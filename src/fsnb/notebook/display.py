@@ -13,14 +13,15 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fsnb.agent import events as ev
+from fsnb.agent.answer_html import answer_html
+from fsnb.agent.trace import trace_rows
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from fsnb.agent.result import ExplorationResult
 
-TRACE_COLUMNS = ("step", "phase", "tool", "target")
+TRACE_COLUMNS = ("step", "phase", "action", "target")
 DOCUMENT_COLUMNS = ("path", "title", "format", "pages", "chars", "parser", "error")
 PAGE_SIZE = 25
 CONTEXT_CHARS = 300
@@ -41,25 +42,6 @@ def folder_label(folder: str | os.PathLike[str]) -> str:
 def scrub(text: str, root: str | None, label: str) -> str:
     """Replace the absolute root folder in `text` with its label."""
     return text.replace(root, label) if root and text else text
-
-
-def trace_rows(events: list[ev.Event]) -> list[dict[str, Any]]:
-    """One row per step: step, phase, tool, target (no durations)."""
-    rows: list[dict[str, Any]] = []
-    for e in events:
-        if isinstance(e, ev.ToolCall):
-            rows.append({"step": e.step, "phase": e.phase, "tool": e.tool, "target": e.target})
-        elif isinstance(e, ev.Navigate):
-            rows.append(
-                {"step": e.step, "phase": "navigate", "tool": "go_deeper", "target": e.directory}
-            )
-        elif isinstance(e, ev.AskHuman):
-            rows.append({"step": e.step, "phase": "ask", "tool": "ask_human", "target": e.question})
-        elif isinstance(e, ev.Answer):
-            rows.append({"step": e.step, "phase": "answer", "tool": "stop", "target": ""})
-        elif isinstance(e, ev.Error) and not e.recoverable:
-            rows.append({"step": e.step, "phase": "error", "tool": "", "target": e.message})
-    return rows
 
 
 def _cell(value: Any) -> str:
@@ -134,8 +116,10 @@ class Rendering:
     def _trace(self) -> list[dict[str, Any]]:
         if self.result is None:
             return []
-        rows = trace_rows(self.result.events)
-        return [{**r, "target": self._scrub(str(r["target"]))} for r in rows]
+        return [
+            {"step": r.step, "phase": r.phase, "action": r.action, "target": self._scrub(r.target)}
+            for r in trace_rows(self.result.events)
+        ]
 
     def _citations(self) -> list[dict[str, Any]]:
         if self.result is None:
@@ -159,8 +143,11 @@ class Rendering:
             f"<p><b>{html.escape(self.task)}</b><br><i>{html.escape(self.folder)} · "
             f"{html.escape(self.status)}</i></p>"
         ]
-        body = self.answer() if self.result is None or self.error else self.result.answer
-        parts.append(f"<div style='white-space:pre-wrap'>{html.escape(self._scrub(body))}</div>")
+        if self.result is None or self.error:
+            body = f"<div style='white-space:pre-wrap'>{html.escape(self.answer())}</div>"
+        else:
+            body = f"<div class='fsnb-answer'>{answer_html(self._scrub(self.result.answer))}</div>"
+        parts.append(body)
         if self.result is not None:
             if self.result.citations and not self.error:
                 parts.append(_html_table(CITATION_COLUMNS, self._citations()))
@@ -183,14 +170,7 @@ def render(
 ) -> Rendering:
     """The rendering of a finished result (the folder shown by name unless given)."""
     shown = folder or folder_label(result.folder)
-    return Rendering(result.task, shown, status or final_status(result), result)
-
-
-def final_status(result: ExplorationResult) -> str:
-    """done, cancelled or error."""
-    if result.ok:
-        return "done"
-    return "cancelled" if result.error == "cancelled" else "error"
+    return Rendering(result.task, shown, status or result.status, result)
 
 
 # -- data behind the panel's citation box and tabs ---------------------------------------

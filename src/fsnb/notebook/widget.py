@@ -1,12 +1,14 @@
 """ExplorePanel: the anywidget that shows an exploration live.
 
-State that a saved notebook keeps (trace, answer, citations, usage) lives in synced
-traitlets; custom messages are only for request/response: "answer_question", "stop",
-"show_citation" and "page".
+State that a saved notebook keeps (trace rows, the answer as HTML, citations, usage) lives
+in synced traitlets; the front end's requests are anywidget commands it calls with
+`experimental.invoke(name, msg)`: `_answer`, `_stop`, `_show_citation` and `_page`. Each
+replies `{"ok": true, ...}`, or `{"ok": false, "error": "..."}` when it failed.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import queue
@@ -18,16 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 import anywidget
 import traitlets as t
+from anywidget.experimental import command
 
 from fsnb.agent import events as ev
-from fsnb.notebook.display import (
-    PAGE_SIZE,
-    Rendering,
-    final_status,
-    folder_label,
-    quote_context,
-    tab_page,
-)
+from fsnb.agent.answer_html import answer_html
+from fsnb.agent.trace import Trace, TraceRow
+from fsnb.errors import one_line
+from fsnb.notebook.display import PAGE_SIZE, Rendering, folder_label, quote_context, tab_page
 
 if TYPE_CHECKING:
     from fsnb.agent.loop import Explorer
@@ -39,51 +38,67 @@ log = logging.getLogger(__name__)
 MAX_SYNCED_RESULT = 4000
 #: At most one trace update per this many seconds while events stream in.
 FLUSH_S = 0.15
+#: The front end: a plain ES module and its CSS, shipped in the package (no build step).
+STATIC = Path(__file__).resolve().parent.parent / "static"
 
-
-def _asset(name: str) -> Path:
-    """`fsnb/static/<name>` in an installed wheel, else `<repo>/js/<name>` in development."""
-    here = Path(__file__).resolve()
-    packaged = here.parent.parent / "static" / name
-    return packaged if packaged.is_file() else here.parents[3] / "js" / name
+Reply = dict[str, Any]
 
 
 def _jsonable(data: Any) -> Any:
     return json.loads(json.dumps(data, default=str))
 
 
-def _event_dict(event: ev.Event) -> dict[str, Any]:
-    data = event.to_dict()
-    if isinstance(event, ev.ToolResult) and len(event.result) > MAX_SYNCED_RESULT:
-        rest = len(event.result) - MAX_SYNCED_RESULT
-        data["result"] = event.result[:MAX_SYNCED_RESULT] + f"\n… ({rest:,} more characters)"
+def _row_dict(row: TraceRow) -> dict[str, Any]:
+    data = row.to_dict()
+    result = row.result or ""
+    if len(result) > MAX_SYNCED_RESULT:
+        rest = len(result) - MAX_SYNCED_RESULT
+        data["result"] = result[:MAX_SYNCED_RESULT] + f"\n… ({rest:,} more characters)"
     return _jsonable(data)
+
+
+def _request(handler: Callable[[ExplorePanel, dict[str, Any]], Reply | None]) -> Any:
+    """An anywidget command for a front-end request; a failure is logged and becomes an
+    `{"ok": false, "error": ...}` reply, so the front end can show it."""
+
+    @functools.wraps(handler)
+    def run(panel: ExplorePanel, msg: Any, buffers: list[bytes]) -> tuple[Reply, list[bytes]]:
+        try:
+            reply = handler(panel, msg if isinstance(msg, dict) else {})
+        except Exception as exc:
+            log.exception("fsnb panel: the %s request failed", handler.__name__)
+            return {"ok": False, "error": one_line(exc) or type(exc).__name__}, []
+        return {"ok": True, **(reply or {})}, []
+
+    return command(run)
 
 
 class ExplorePanel(anywidget.AnyWidget):
     """Live view of one exploration: `panel.attach(explorer, task)`, then `panel.result`."""
 
-    _esm = _asset("widget.js")
-    _css = _asset("widget.css")
+    _esm = STATIC / "widget.js"
+    _css = STATIC / "widget.css"
 
     task = t.Unicode("").tag(sync=True)
     folder = t.Unicode("").tag(sync=True)
     backend = t.Unicode("").tag(sync=True)
     model = t.Unicode("").tag(sync=True)
     status = t.Unicode("idle").tag(sync=True)  # idle|running|waiting|done|error|cancelled
-    events = t.List(t.Dict()).tag(sync=True)
-    answer = t.Unicode("").tag(sync=True)
+    trace = t.List(t.Dict()).tag(sync=True)  # TraceRow dicts, one per step
+    answer = t.Unicode("")  # the markdown, for Python; the front end gets answer_html
+    answer_html = t.Unicode("").tag(sync=True)
     citations = t.List(t.Dict()).tag(sync=True)
     usage = t.Dict().tag(sync=True)
     error = t.Unicode("").tag(sync=True)
     question = t.Unicode("").tag(sync=True)
-    documents = t.List(t.Dict()).tag(sync=True)
-    tables = t.List(t.Dict()).tag(sync=True)
+    documents = t.Dict().tag(sync=True)  # the first page of the index's documents
+    tables = t.Dict().tag(sync=True)  # the first page of the scratchpad's tables
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._lock = threading.RLock()
         self._pending: list[ev.Event] = []
+        self._trace = Trace()
         self._timer: threading.Timer | None = None
         self._last_flush = 0.0
         self._answers: queue.Queue[str | None] = queue.Queue()
@@ -93,12 +108,6 @@ class ExplorePanel(anywidget.AnyWidget):
         self._root: str | None = None
         self._db: str | None = None
         self._ask_timeout_s = 600.0
-        self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
-            "answer_question": lambda m: self.answer_question(str(m.get("answer", ""))),
-            "stop": lambda m: self.stop(),
-            "show_citation": lambda m: self.citation_context(int(m["id"])),
-            "page": self._page,
-        }
 
     # -- running -----------------------------------------------------------------------
 
@@ -129,13 +138,14 @@ class ExplorePanel(anywidget.AnyWidget):
             msg = "this panel is already showing a running exploration"
             raise RuntimeError(msg)
         self._explorer, self._root, self._db = explorer, explorer.root, explorer.db
-        self._result, self._ask_timeout_s = None, ask_timeout_s
+        self._result, self._ask_timeout_s, self._trace = None, ask_timeout_s, Trace()
         if answer_questions and explorer.ask is None:
             explorer.ask = self._ask
         with self.hold_sync():
             self.task, self.folder = task, self.folder or folder_label(explorer.root)
             self.backend, self.model = explorer.llm.backend, explorer.llm.model
-            self.events, self.answer, self.citations, self.usage = [], "", [], {}
+            self.trace, self.answer, self.answer_html, self.citations = [], "", "", []
+            self.usage = {}
             self.error, self.question, self.status = "", "", "running"
         self._thread = threading.Thread(
             target=self._drive, args=(explorer, task, on_done), daemon=True, name="fsnb-panel"
@@ -183,12 +193,11 @@ class ExplorePanel(anywidget.AnyWidget):
                 on_done(result)
             except Exception:
                 log.exception("fsnb: the on_done callback failed")
-        status = final_status(result)
         with self.hold_sync():
-            self.answer = result.answer
+            self.answer, self.answer_html = result.answer, answer_html(result.answer)
             self.citations = _jsonable([c.to_dict() for c in result.citations])
             self.usage = _jsonable(result.usage.to_dict())
-            self.error, self.question, self.status = result.error or "", "", status
+            self.error, self.question, self.status = result.error or "", "", result.status
         self.refresh_tabs()  # after the status: a locked index must not delay "done"
 
     def _on_event(self, event: ev.Event) -> None:
@@ -203,7 +212,7 @@ class ExplorePanel(anywidget.AnyWidget):
             self._flush()
 
     def _flush(self) -> None:
-        """Send the buffered events as one update of `events` (and `usage`)."""
+        """Fold the buffered events into the trace; send it (and `usage`) as one update."""
         with self._lock:
             pending, self._pending = self._pending, []
             if self._timer is not None:
@@ -212,12 +221,13 @@ class ExplorePanel(anywidget.AnyWidget):
             self._last_flush = time.monotonic()
             if not pending:
                 return
-            usage = dict(self.usage)
+            usage = {**self.usage, "wall_s": pending[-1].at}
             for e in pending:
+                self._trace.add(e)
                 if isinstance(e, ev.UsageUpdate):
                     usage.update({k: v for k, v in e.to_dict().items() if k not in ("kind", "at")})
             with self.hold_sync():
-                self.events = [*self.events, *(_event_dict(e) for e in pending)]
+                self.trace = [_row_dict(row) for row in self._trace.rows]
                 self.usage = usage
 
     def _ask(self, question: str) -> str | None:
@@ -237,52 +247,50 @@ class ExplorePanel(anywidget.AnyWidget):
                 self.status = "running"
         return answer or None
 
-    # -- requests from the front end ---------------------------------------------------
+    # -- requests from the front end (anywidget commands) -------------------------------
 
-    def _handle_custom_msg(self, content: Any, buffers: list[bytes]) -> None:
-        """Answer a request; every failure becomes an {"type": "error"} reply."""
-        if isinstance(content, dict) and "kind" in content and "type" not in content:
-            super()._handle_custom_msg(content, buffers)  # anywidget's own commands
-            return
-        kind = content.get("type") if isinstance(content, dict) else None
-        try:
-            handler = self._handlers.get(str(kind))
-            if handler is None:
-                msg = f"unknown message type {kind!r}"
-                raise ValueError(msg)
-            reply = handler(content)
-        except Exception as exc:
-            log.exception("fsnb panel: the %r request failed", kind)
-            self.send({"type": "error", "request": kind, "message": f"{exc}"})
-            return
-        if reply is not None:
-            self.send(reply)
+    @_request
+    def _answer(self, msg: dict[str, Any]) -> None:
+        self.answer_question(str(msg.get("answer", "")))
 
-    def citation_context(self, number: int) -> dict[str, Any]:
+    @_request
+    def _stop(self, msg: dict[str, Any]) -> None:
+        self.stop()
+
+    @_request
+    def _show_citation(self, msg: dict[str, Any]) -> Reply:
+        return self.citation_context(int(msg["id"]))
+
+    @_request
+    def _page(self, msg: dict[str, Any]) -> Reply:
+        tab, table = str(msg.get("tab", "documents")), str(msg.get("table") or "")
+        page, size = int(msg.get("page", 0)), int(msg.get("size", PAGE_SIZE))
+        return {"tab": tab, "table": table, **self.page(tab, table, page, size)}
+
+    def citation_context(self, number: int) -> Reply:
         """Citation `[number]` with the text around its quote in the document."""
         cite = next((c for c in self.citations if c.get("id") == number), None)
         if cite is None:
             msg = f"no citation [{number}]"
             raise LookupError(msg)
-        return {"type": "citation", **cite, **quote_context(self._root, cite)}
+        return {**cite, **quote_context(self._root, cite)}
 
-    def _page(self, message: dict[str, Any]) -> dict[str, Any]:
-        tab, table = str(message.get("tab", "documents")), str(message.get("table") or "")
-        page, size = int(message.get("page", 0)), int(message.get("size", PAGE_SIZE))
-        data = tab_page(self._db, self._root or self.folder, tab, table, page, size)
-        if tab == "documents":
-            self.documents = data["rows"]
-        elif tab == "scratchpad" and not table:
-            self.tables = data["rows"]
-        return {"type": "page", "tab": tab, "table": table, **data}
+    def page(self, tab: str, table: str = "", page: int = 0, size: int = PAGE_SIZE) -> Reply:
+        """A page of the documents tab, the scratchpad's tables, or one scratch table."""
+        return tab_page(self._db, self._root or self.folder, tab, table, page, size)
 
     def refresh_tabs(self) -> None:
         """Load the first page of the index's documents and the scratchpad's tables."""
         for tab in ("documents", "scratchpad"):
             try:
-                self._page({"tab": tab})
+                first = self.page(tab)
             except Exception:
                 log.debug("fsnb: could not load the %s tab", tab, exc_info=True)
+                continue
+            if tab == "documents":
+                self.documents = first
+            else:
+                self.tables = first
 
     # -- output without a widget front end ---------------------------------------------
 

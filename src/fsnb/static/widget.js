@@ -1,6 +1,7 @@
 // fsnb ExplorePanel front end: a plain ES module with no dependencies and no build step.
-// State comes from synced traits (task, status, events, answer, citations, usage, ...);
-// custom messages are requests: answer_question, stop, show_citation, page.
+// State comes from synced traits (task, status, trace rows, answer_html, citations, usage, ...),
+// all computed in Python: this module only draws them. Requests go to Python as anywidget
+// commands (`experimental.invoke`): _answer, _stop, _show_citation, _page.
 
 // Inline SVG icons (16x16, stroked with currentColor): no icon font, no emoji font needed.
 const PATHS = {
@@ -19,7 +20,7 @@ const TOOL_ICONS = {
   scan_folder: "folder", glob: "search", preview_file: "eye", parse_file: "file", read: "file",
   get_document: "file", grep: "search", search: "search", go_deeper: "arrow", ask_human: "ask",
   stop: "check", create_table: "table", insert_data: "table", query_data: "table",
-  list_tables: "table", drop_table: "table",
+  list_tables: "table", drop_table: "table", semantic_search: "search", error: "warn",
 };
 
 function icon(name) {
@@ -34,81 +35,6 @@ const STATUS_TEXT = {
   idle: "idle", running: "running…", waiting: "waiting for you", done: "done",
   error: "error", cancelled: "cancelled",
 };
-
-// -- a tiny, safe markdown renderer: escape first, then add a few tags ------------------
-
-function escapeHtml(text) {
-  const map = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-  return String(text ?? "").replace(/[&<>"']/g, (c) => map[c]);
-}
-
-function citationButtons(ids) {
-  return ids
-    .split(/\s*,\s*/)
-    .map((n) => `<button type="button" class="fsnb-citation" data-testid="fsnb-citation" data-cite="${n}">[${n}]</button>`)
-    .join("");
-}
-
-function inline(escaped) {
-  return escaped
-    .split(/(`[^`]+`)/g)
-    .map((part, i) => {
-      if (i % 2 === 1) return `<code>${part.slice(1, -1)}</code>`;
-      return part
-        .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
-        .replace(/(^|[^\w])__(.+?)__(?!\w)/g, "$1<strong>$2</strong>")
-        .replace(/(^|[^*\w])\*(?![\s*])(.+?)\*(?!\w)/g, "$1<em>$2</em>")
-        .replace(/(^|[^_\w])_(?![\s_])(.+?)_(?!\w)/g, "$1<em>$2</em>")
-        .replace(/\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g, (_, ids) => citationButtons(ids));
-    })
-    .join("");
-}
-
-export function renderMarkdown(markdown) {
-  const out = [];
-  let para = [];
-  let list = null;
-  let quote = [];
-  const flushPara = () => {
-    if (para.length) out.push(`<p>${inline(para.join(" "))}</p>`);
-    para = [];
-  };
-  const flushList = () => {
-    if (list) {
-      const items = list.items.map((item) => `<li>${inline(item)}</li>`).join("");
-      out.push(`<${list.type}>${items}</${list.type}>`);
-    }
-    list = null;
-  };
-  const flushQuote = () => {
-    if (quote.length) out.push(`<blockquote>${inline(quote.join(" "))}</blockquote>`);
-    quote = [];
-  };
-  const flush = () => { flushPara(); flushList(); flushQuote(); };
-  for (const raw of escapeHtml(markdown).split(/\r?\n/)) {
-    const line = raw.trimEnd();
-    let m;
-    if (!line.trim()) { flush(); continue; }
-    if ((m = /^(#{1,6})\s+(.*)$/.exec(line))) {
-      flush();
-      const level = Math.min(m[1].length + 2, 6);
-      out.push(`<h${level}>${inline(m[2])}</h${level}>`);
-    } else if ((m = /^&gt;\s?(.*)$/.exec(line))) {
-      flushPara(); flushList(); quote.push(m[1]);
-    } else if ((m = /^\s*[-*+]\s+(.*)$/.exec(line)) || (m = /^\s*\d+[.)]\s+(.*)$/.exec(line))) {
-      flushPara(); flushQuote();
-      const type = /^\s*\d/.test(line) ? "ol" : "ul";
-      if (!list || list.type !== type) { flushList(); list = { type, items: [] }; }
-      list.items.push(m[1]);
-    } else if (list && /^\s{2,}\S/.test(raw)) {
-      list.items[list.items.length - 1] += ` ${line.trim()}`;
-    } else {
-      flushList(); flushQuote(); para.push(line.trim());
-    }
-  }
-  flush();
-  return out.join("");
-}
 
 // -- helpers ------------------------------------------------------------------------------
 
@@ -133,62 +59,47 @@ function fmtMs(ms) {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
 
-/** One row per step, built from the event stream. */
-export function traceRows(events) {
-  const rows = [];
-  const calls = new Map();
-  for (const e of events || []) {
-    if (e.kind === "tool_call") {
-      const row = { step: e.step, phase: e.phase, tool: e.tool, target: e.target, reason: e.reason };
-      calls.set(e.step, row);
-      rows.push(row);
-    } else if (e.kind === "tool_result") {
-      let row = calls.get(e.step);
-      if (!row) { row = { step: e.step, phase: e.phase, tool: e.tool, target: e.target }; rows.push(row); }
-      Object.assign(row, { duration: e.duration_ms, result: e.result, ok: e.ok, truncated: e.truncated });
-    } else if (e.kind === "navigate") {
-      rows.push({ step: e.step, phase: "navigate", tool: "go_deeper", target: e.directory, reason: e.reason });
-    } else if (e.kind === "ask_human") {
-      const row = { step: e.step, phase: "ask", tool: "ask_human", target: e.question, reason: e.reason };
-      calls.set(`ask${e.step}`, row);
-      rows.push(row);
-    } else if (e.kind === "human_reply") {
-      const row = calls.get(`ask${e.step}`);
-      if (row) row.result = `${e.defaulted ? "(no answer; default) " : ""}${e.answer}`;
-    } else if (e.kind === "answer") {
-      rows.push({ step: e.step, phase: "answer", tool: "stop", target: "", reason: e.reason, result: e.answer });
-    } else if (e.kind === "error") {
-      rows.push({ step: e.step, phase: e.recoverable ? "retry" : "error", tool: "", target: e.message, ok: false });
-    }
-  }
-  return rows;
+/** Ask Python: resolves with its reply, or rejects with the error it sent (or a timeout). */
+async function request(experimental, name, msg = {}, timeoutMs = 60000) {
+  const [reply] = await experimental.invoke(name, msg, { signal: AbortSignal.timeout(timeoutMs) });
+  if (!reply || reply.ok === false) throw new Error((reply && reply.error) || `the ${name} request failed`);
+  return reply;
+}
+
+function errorText(err) {
+  return err && err.name === "TimeoutError" ? "no reply from the kernel" : String((err && err.message) || err);
+}
+
+/** Enter or Space runs `fn`, as a click does: for rows that act as buttons. */
+function onActivate(fn) {
+  return (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    fn();
+  };
 }
 
 function table(columns, rows, onRowClick) {
   const head = h("tr", {}, columns.map((c) => h("th", { text: c })));
-  const body = rows.map((row) =>
-    h("tr", { class: onRowClick ? "fsnb-clickable" : null, onclick: onRowClick ? () => onRowClick(row) : null },
+  const body = rows.map((row) => {
+    const open = onRowClick ? () => onRowClick(row) : null;
+    return h("tr", { class: open ? "fsnb-clickable" : null, tabindex: open ? "0" : null, onclick: open, onkeydown: open ? onActivate(open) : null },
       columns.map((c) => {
         const v = row[c];
         return h("td", { text: v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v) });
-      })));
+      }));
+  });
   return h("table", { class: "fsnb-table" }, h("thead", {}, head), h("tbody", {}, body));
 }
 
 // -- the widget ---------------------------------------------------------------------------
 
-export default {
-  // Once per model: report failed requests in the browser console (views show them too).
-  initialize({ model }) {
-    const onError = (msg) => {
-      if (msg && msg.type === "error") console.warn(`fsnb: the ${msg.request} request failed: ${msg.message}`);
-    };
-    model.on("msg:custom", onError);
-    return () => model.off("msg:custom", onError);
-  },
+let views = 0; // ids that tie a trace row to its detail (aria-controls)
 
-  render({ model, el }) {
-    const contexts = new Map(); // citation id -> {before, match, after} from Python
+export default {
+  render({ model, el, experimental }) {
+    const uid = `fsnb-${++views}`;
+    const contexts = new Map(); // citation id -> the passage around its quote, from Python
     const expanded = new Set();
     let tab = "trace";
     let openCitation = null;
@@ -197,25 +108,32 @@ export default {
 
     const status = h("span", { class: "fsnb-status", "data-testid": "fsnb-status" });
     const stop = h("button", { type: "button", class: "fsnb-stop", "data-testid": "fsnb-stop", text: "Stop",
-      onclick: () => { stop.disabled = true; model.send({ type: "stop" }); } });
+      onclick: () => {
+        stop.disabled = true;
+        request(experimental, "_stop", {}, 10000).catch((err) => { stop.disabled = false; console.warn(`fsnb: stop failed: ${errorText(err)}`); });
+      } });
     const meta = h("div", { class: "fsnb-meta" });
     const header = h("header", { class: "fsnb-header" },
       h("div", { class: "fsnb-title" }, h("div", { class: "fsnb-task" }), meta), h("div", { class: "fsnb-controls" }, status, stop));
     const askText = h("div", { class: "fsnb-ask-question" });
     const askInput = h("input", { type: "text", placeholder: "Your answer…", "aria-label": "answer" });
-    const askNote = h("div", { class: "fsnb-note" });
+    const askNote = h("div", { class: "fsnb-note", role: "status" });
     const send = () => {
       if (!askInput.value.trim()) return;
       askInput.disabled = true;
-      model.send({ type: "answer_question", answer: askInput.value });
+      askNote.textContent = "";
+      request(experimental, "_answer", { answer: askInput.value }, 10000).catch((err) => {
+        askInput.disabled = false;
+        askNote.textContent = errorText(err);
+      });
     };
     askInput.addEventListener("keydown", (e) => { if (e.key === "Enter") send(); });
     const ask = h("div", { class: "fsnb-ask", "data-testid": "fsnb-ask" }, askText,
       h("div", { class: "fsnb-ask-row" }, askInput, h("button", { type: "button", class: "fsnb-send", text: "Send", onclick: send })), askNote);
     const error = h("div", { class: "fsnb-error", "data-testid": "fsnb-error" });
     const answer = h("div", { class: "fsnb-answer", "data-testid": "fsnb-answer" });
-    // The opened citation: path, page and the passage (with its context when Python sends it).
-    const box = h("div", { class: "fsnb-citation-box fsnb-citation-quote", "data-testid": "fsnb-citation-quote", hidden: true });
+    // The opened citation: path, page and the passage (with its context once Python sends it).
+    const box = h("div", { class: "fsnb-citation-box fsnb-citation-quote", "data-testid": "fsnb-citation-quote", role: "region", "aria-label": "cited passage", hidden: true });
     const sources = h("div", { class: "fsnb-sources-wrap" });
     const usage = h("div", { class: "fsnb-usage", "data-testid": "fsnb-usage" });
     const tabs = h("nav", { class: "fsnb-tabs", role: "tablist" });
@@ -226,8 +144,9 @@ export default {
 
     // The passage box opens right under the block that holds the clicked marker.
     function place(anchor) {
-      const block = anchor && anchor.closest(".fsnb-answer li, .fsnb-answer p, .fsnb-answer blockquote, .fsnb-answer h3, .fsnb-answer h4, .fsnb-answer h5, .fsnb-answer h6");
+      const block = anchor && anchor.closest(".fsnb-answer li, .fsnb-answer p, .fsnb-answer blockquote, .fsnb-answer td, .fsnb-answer h3, .fsnb-answer h4, .fsnb-answer h5, .fsnb-answer h6");
       if (block && block.tagName === "LI") block.append(box);
+      else if (block && block.tagName === "TD") block.closest("table").after(box);
       else if (block) block.after(box);
       else sources.append(box);
     }
@@ -239,7 +158,7 @@ export default {
       place(openAnchor);
       box.hidden = false;
       const ctx = contexts.get(String(n));
-      const src = { ...(cite || {}), ...(ctx || {}) };
+      const src = { ...(cite || {}), ...(ctx && !ctx.error ? ctx : {}) };
       const where = src.path ? `${src.path}${src.page ? `, page ${src.page}` : ""}` : "no source";
       const quote = h("blockquote", { class: "fsnb-citation-passage" });
       const tidy = (text) => text.replace(/\s*\n\s*\n\s*/g, "\n");
@@ -250,9 +169,16 @@ export default {
         quote.textContent = cite ? cite.quote : `[${n}] has no source`;
       }
       const flag = cite && !cite.verified ? h("span", { class: "fsnb-unverified", text: `unverified: ${cite.problem}` }) : null;
+      const note = ctx && ctx.error ? h("div", { class: "fsnb-note", text: `The passage's context could not be loaded: ${ctx.error}` }) : null;
       box.replaceChildren(h("div", { class: "fsnb-citation-head" }, h("b", { text: `[${n}]` }), h("span", { text: where }), flag,
-        h("button", { type: "button", class: "fsnb-close", "aria-label": "close", text: "×", onclick: () => { box.hidden = true; openCitation = null; } })), quote);
-      if (cite && !ctx) model.send({ type: "show_citation", id: Number(n) });
+        h("button", { type: "button", class: "fsnb-close", "aria-label": "close", text: "×", onclick: () => { box.hidden = true; openCitation = null; } })), quote, note);
+      if (cite && !ctx) {
+        contexts.set(String(n), { pending: true });
+        request(experimental, "_show_citation", { id: Number(n) })
+          .then((reply) => contexts.set(String(n), reply))
+          .catch((err) => contexts.set(String(n), { error: errorText(err) }))
+          .finally(() => { if (String(openCitation) === String(n) && !box.hidden) showCitation(n, openAnchor); });
+      }
     }
 
     panel.addEventListener("click", (e) => {
@@ -287,9 +213,9 @@ export default {
     }
 
     function renderAnswer() {
-      const text = model.get("answer");
-      answer.innerHTML = text ? renderMarkdown(text) : "";
-      answer.hidden = !text;
+      const html = model.get("answer_html"); // safe HTML, rendered once in Python
+      answer.innerHTML = html || "";
+      answer.hidden = !html;
       const cites = model.get("citations") || [];
       const list = h("ol", { class: "fsnb-sources" }, cites.map((c) => h("li", {},
         h("button", { type: "button", class: "fsnb-source", "data-cite": c.id, text: `[${c.id}] ${c.path}${c.page ? `, p. ${c.page}` : ""}` }),
@@ -301,54 +227,66 @@ export default {
 
     function renderUsage() {
       const u = model.get("usage") || {};
-      const events = model.get("events") || [];
-      const seconds = u.wall_s || (events.length ? events[events.length - 1].at : 0);
       const tokens = u.total_tokens ?? (u.prompt_tokens || 0) + (u.completion_tokens || 0);
       const parts = [`${fmtInt(u.llm_calls)} LLM calls`, `${fmtInt(tokens)} tokens`, `$${Number(u.cost_usd || 0).toFixed(4)}`];
       if (u.documents_scanned !== undefined) parts.push(`${fmtInt(u.documents_scanned)} scanned`, `${fmtInt(u.documents_parsed)} parsed`);
-      parts.push(`${Number(seconds || 0).toFixed(1)} s`);
+      parts.push(`${Number(u.wall_s || 0).toFixed(1)} s`);
       usage.textContent = parts.join(" · ");
     }
 
+    // Trace rows come from Python (one per step); a row opens with a click, Enter or Space.
     function renderTrace() {
-      const rows = traceRows(model.get("events"));
+      const rows = model.get("trace") || [];
       if (!rows.length) return h("div", { class: "fsnb-note", text: model.get("status") === "running" ? "Starting…" : "No steps." });
       return h("div", { class: "fsnb-trace" }, rows.map((row, i) => {
-        const key = `${row.step}:${row.tool}:${i}`;
+        const key = `${i}:${row.step}:${row.kind}`;
         const open = expanded.has(key);
+        const detailId = `${uid}-step-${i}`;
+        const toggle = () => { if (expanded.has(key)) expanded.delete(key); else expanded.add(key); renderBody(); };
+        const action = row.tool || row.kind;
         const line = h("div", { class: `fsnb-trace-row fsnb-phase-${row.phase}${row.ok === false ? " fsnb-failed" : ""}`,
-          "data-testid": "fsnb-trace-row", "aria-expanded": String(open), role: "button", tabindex: "0",
-          onclick: () => { if (open) expanded.delete(key); else expanded.add(key); renderBody(); } },
+          "data-testid": "fsnb-trace-row", "data-key": key, role: "button", tabindex: "0",
+          "aria-expanded": String(open), "aria-controls": open ? detailId : null,
+          onclick: toggle, onkeydown: onActivate(toggle) },
           h("span", { class: "fsnb-step", text: String(row.step) }),
           h("span", { class: "fsnb-phase", text: row.phase || "" }),
-          h("span", { class: "fsnb-tool" }, icon(TOOL_ICONS[row.tool] || (row.ok === false ? "warn" : "dot")), ` ${row.tool || ""}`),
+          h("span", { class: "fsnb-tool" }, icon(TOOL_ICONS[action] || (row.ok === false ? "warn" : "dot")), ` ${action}`),
           h("span", { class: "fsnb-target", text: row.target || "" }),
           h("span", { class: "fsnb-reason", text: row.reason || "" }),
-          h("span", { class: "fsnb-duration", text: row.tool && !["stop", "ask_human", "go_deeper"].includes(row.tool) ? fmtMs(row.duration) : "" }));
-        const detail = open ? h("div", { class: "fsnb-trace-detail" },
+          h("span", { class: "fsnb-duration", text: row.tool ? fmtMs(row.duration_ms) : "" }));
+        const detail = open ? h("div", { class: "fsnb-trace-detail", id: detailId, "data-testid": "fsnb-trace-detail" },
           row.reason ? h("div", { class: "fsnb-detail-reason", text: row.reason }) : null,
-          h("pre", { text: row.result ?? (row.tool ? "(no result yet)" : row.target || "") })) : null;
+          h("pre", { text: row.result ?? (row.ok === null ? "(no result yet)" : row.target || "") })) : null;
         return [line, detail];
       }));
     }
 
     function pager(page, pages, go) {
       return h("div", { class: "fsnb-pager" },
-        h("button", { type: "button", text: "‹", disabled: page <= 0, onclick: () => go(page - 1) }),
+        h("button", { type: "button", text: "‹", "aria-label": "previous page", disabled: page <= 0, onclick: () => go(page - 1) }),
         h("span", { text: `page ${page + 1} of ${pages}` }),
-        h("button", { type: "button", text: "›", disabled: page + 1 >= pages, onclick: () => go(page + 1) }));
+        h("button", { type: "button", text: "›", "aria-label": "next page", disabled: page + 1 >= pages, onclick: () => go(page + 1) }));
     }
 
+    // Pages fetched on request; the synced `documents`/`tables` traits hold the first ones.
     const pages = { documents: null, scratchpad: null, table: null };
-    function requestPage(tabName, page, table) {
-      model.send({ type: "page", tab: tabName, page, table: table || "" });
+    function requestPage(tabName, page, tableName) {
+      request(experimental, "_page", { tab: tabName, page, table: tableName || "" })
+        .then((reply) => {
+          if (reply.table) { if (reply.table === scratchTable) pages.table = reply; }
+          else pages[reply.tab] = reply;
+          if (tab !== "trace") renderBody();
+        })
+        .catch((err) => {
+          if (tab !== "trace") body.replaceChildren(h("div", { class: "fsnb-error" }, icon("warn"), ` ${errorText(err)}`));
+        });
     }
 
     function renderDocuments() {
-      const data = pages.documents || { rows: model.get("documents") || [], page: 0, pages: 1 };
-      if (!data.rows.length) return h("div", { class: "fsnb-note", text: "No indexed documents for this folder (%explore_index FOLDER indexes it)." });
+      const data = pages.documents || model.get("documents") || {};
+      if (!(data.rows || []).length) return h("div", { class: "fsnb-note", text: "No indexed documents for this folder (%explore_index FOLDER indexes it)." });
       const columns = data.columns || Object.keys(data.rows[0]);
-      return h("div", {}, table(columns, data.rows), pager(data.page, data.pages, (p) => requestPage("documents", p)));
+      return h("div", {}, table(columns, data.rows), pager(data.page || 0, data.pages || 1, (p) => requestPage("documents", p)));
     }
 
     function renderScratchpad() {
@@ -357,14 +295,20 @@ export default {
         return h("div", {}, h("button", { type: "button", class: "fsnb-back", text: "← tables", onclick: () => { scratchTable = null; renderBody(); } }),
           h("b", { text: ` ${scratchTable}` }), table(d.columns, d.rows), pager(d.page, d.pages, (p) => requestPage("scratchpad", p, scratchTable)));
       }
-      const rows = (pages.scratchpad && pages.scratchpad.rows) || model.get("tables") || [];
+      const rows = (pages.scratchpad || model.get("tables") || {}).rows || [];
       if (!rows.length) return h("div", { class: "fsnb-note", text: "The scratchpad has no tables." });
       return table(["name", "rows", "columns"], rows, (row) => { scratchTable = row.name; pages.table = null; requestPage("scratchpad", 0, row.name); });
     }
 
+    // Redraw the open tab; keyboard focus stays on the trace row that had it.
     function renderBody() {
+      const focused = body.contains(document.activeElement) ? document.activeElement.dataset.key : undefined;
       const content = tab === "trace" ? renderTrace() : tab === "documents" ? renderDocuments() : renderScratchpad();
       body.replaceChildren(content);
+      if (focused !== undefined) {
+        const again = [...body.querySelectorAll("[data-key]")].find((node) => node.dataset.key === focused);
+        if (again) again.focus();
+      }
     }
 
     function renderTabs() {
@@ -379,28 +323,12 @@ export default {
         } })));
     }
 
-    const onMessage = (msg) => {
-      if (!msg || typeof msg !== "object") return;
-      if (msg.type === "citation") {
-        contexts.set(String(msg.id), msg);
-        if (String(openCitation) === String(msg.id) && !box.hidden) showCitation(msg.id, openAnchor);
-      } else if (msg.type === "page") {
-        if (msg.tab === "scratchpad" && msg.table) { if (msg.table === scratchTable) pages.table = msg; }
-        else pages[msg.tab] = msg;
-        if (tab !== "trace") renderBody();
-      } else if (msg.type === "error") {
-        if (msg.request === "answer_question") { askInput.disabled = false; askNote.textContent = msg.message; }
-        else if (msg.request === "page" && tab !== "trace") body.replaceChildren(h("div", { class: "fsnb-error" }, icon("warn"), ` ${msg.message}`));
-      }
-    };
-    model.on("msg:custom", onMessage);
-
     const handlers = [
       ["change:task change:folder change:backend change:model change:status change:error", () => { renderHeader(); renderUsage(); if (tab === "trace") renderBody(); }],
       ["change:question", renderAsk],
-      ["change:answer change:citations", () => { contexts.clear(); renderAnswer(); }],
+      ["change:answer_html change:citations", () => { contexts.clear(); renderAnswer(); }],
       ["change:usage", renderUsage],
-      ["change:events", () => { renderUsage(); if (tab === "trace") renderBody(); }],
+      ["change:trace", () => { if (tab === "trace") renderBody(); }],
       ["change:documents change:tables", () => { pages.documents = null; pages.scratchpad = null; if (tab !== "trace") renderBody(); }],
     ];
     const each = (names, fn, method) => { for (const name of names.split(" ")) model[method](name, fn); };
@@ -409,7 +337,6 @@ export default {
 
     return () => {
       for (const [names, fn] of handlers) each(names, fn, "off");
-      model.off("msg:custom", onMessage);
     };
   },
 };
