@@ -1,9 +1,10 @@
 """The shape of the package: one-way imports, no cycles, lazy imports included.
 
 The graph is read from the source (ast), so a cycle that only a lazy import inside a
-function keeps from failing at import time is still a cycle here. `from pkg import mod`
-counts as an import of `pkg.mod` alone (a package's `__init__` is initialized first, but
-only names taken from it make an edge to it).
+function keeps from failing at import time is still a cycle here, and so is one through
+a module named in a string (a PEP 562 export table, a "module:attr" backend reference).
+`from pkg import mod` counts as an import of `pkg.mod` alone (a package's `__init__` is
+initialized first, but only names taken from it make an edge to it).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ MODULES = _modules()
 
 
 def _targets(node: ast.AST, package: str) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # "fsnb.x" or "fsnb.x:y"
+        module = node.value.partition(":")[0]
+        return [module] if "." in module and module in MODULES else []
     if isinstance(node, ast.Import):
         return [alias.name for alias in node.names if alias.name in MODULES]
     if not isinstance(node, ast.ImportFrom):
@@ -59,7 +63,7 @@ def import_graph(*, lazy: bool) -> dict[str, set[str]]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         skipped = {id(n) for top in ast.walk(tree) if _type_checking(top) for n in ast.walk(top)}
-        nodes = ast.walk(tree) if lazy else iter(tree.body)
+        nodes = ast.walk(tree) if lazy else iter(tree.body)  # strings only count as lazy
         graph[name] = {
             target
             for node in nodes
@@ -123,6 +127,8 @@ def test_no_import_cycles(lazy):
 def test_the_graph_sees_imports():
     graph = import_graph(lazy=True)
     assert "fsnb.protocol.action" in graph["fsnb.protocol.conversation"]
+    assert "fsnb.agent.loop" in graph["fsnb.agent"]  # through the PEP 562 export table
+    assert "fsnb.offline" in graph["fsnb.llm.registry"]  # through "fsnb.offline:OfflineLLM"
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 

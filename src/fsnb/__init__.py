@@ -59,7 +59,7 @@ def explore_events(
 def connect(db: str | Path | None = None) -> Any:
     """A read-only DuckDB connection to the index and scratchpad, for other notebook tools
     (e.g. jupysql's `%sql conn --alias fsnb`). Close it before indexing into the same file."""
-    from fsnb.notebook import connect as _connect
+    from fsnb.notebook.connection import connect as _connect
 
     return _connect(db)
 

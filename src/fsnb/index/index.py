@@ -9,7 +9,8 @@ from typing import Any
 import pandas as pd
 
 from fsnb.documents import document_files
-from fsnb.index import bridge, search
+from fsnb.index import bridge as fallback
+from fsnb.index import search
 from fsnb.index.guard import run_select
 from fsnb.index.pipeline import IndexReport, corpus_id, forget_folder, index_folder
 from fsnb.index.query import indexing
@@ -106,7 +107,7 @@ class Index:
             self.store, folder, query, k=k, filter=filter, embedder=embedder, mode=mode
         )  # type: ignore[arg-type]
         if bridge:
-            extra = bridge.bridge(self.store, folder, query, hits)
+            extra = fallback.bridge(self.store, folder, query, hits)
             if not extra.empty:
                 return pd.concat([hits, extra], ignore_index=True)
         return hits
@@ -115,7 +116,7 @@ class Index:
         self, pattern: str, folder: str | os.PathLike[str] = ".", *, k: int = 50
     ) -> pd.DataFrame:
         """Files of an indexed folder whose names match a glob or keywords."""
-        return bridge.find_files(self.store, folder, pattern, k=k)
+        return fallback.find_files(self.store, folder, pattern, k=k)
 
     def embed(self, folder: str | os.PathLike[str], embedder: Any, *, progress: bool = True) -> int:
         """Store vectors for the folder's chunks that lack them (see `fsnb.index.vectors`)."""
