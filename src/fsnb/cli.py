@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fsnb import __version__
-from fsnb.errors import FsnbError
+from fsnb.errors import FsnbError, one_line
 from fsnb.llm import registry
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def _failed_run(args: argparse.Namespace, seen: list[Any], exc: BaseException) -
         usage.update({k: v for k, v in updates[-1].to_dict().items() if k in usage})
     started = next((e for e in seen if isinstance(e, ev.Started)), None)
     expected = isinstance(exc, (FsnbError, OSError, ValueError))
-    error = " ".join(str(exc).split()) if expected else describe(exc)
+    error = one_line(exc) if expected else describe(exc)
     return {
         "answer": "",
         "citations": [],

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import pandas as pd
 
 from fsnb import config
-from fsnb.errors import FsnbError
+from fsnb.errors import FsnbError, one_line
 from fsnb.gemini_client import gemini_client
 from fsnb.index.query import (
     Folder,
@@ -123,7 +123,7 @@ class GeminiEmbedder:
                     model=self.model, contents=part, config=settings
                 )
             except errors.APIError as exc:
-                message = " ".join(str(exc.message or exc).split())[:300]
+                message = one_line(exc.message or exc, 300)
                 msg = f"gemini embeddings: HTTP {exc.code} {exc.status or ''}: {message}"
                 raise EmbeddingError(msg) from None
             vectors = [list(e.values or []) for e in reply.embeddings or []]

@@ -82,11 +82,7 @@ def _short(outcome: ToolOutcome) -> ToolOutcome:
     """A failure's line cut to `MAX_ERROR_CHARS` for the LLM (it may echo a huge input)."""
     if outcome.ok or len(outcome.text) <= MAX_ERROR_CHARS:
         return outcome
-    return dataclasses.replace(outcome, text=_cut(outcome.text, MAX_ERROR_CHARS))
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
+    return dataclasses.replace(outcome, text=one_line(outcome.text, MAX_ERROR_CHARS))
 
 
 def _context(ctx: ToolContext | None, root: _PATH | None, db: _PATH | None) -> ToolContext:
@@ -179,7 +175,7 @@ class Tool:
                 f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
                 for e in exc.errors()
             )
-            msg = f"invalid arguments for {self.name}: {_cut(problems, 500)}"
+            msg = f"invalid arguments for {self.name}: {one_line(problems, 500)}"
             raise ToolError(msg) from None
 
     def run(self, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
@@ -267,7 +263,7 @@ class Registry:
         calls it; an unknown name is a failure listing the known ones."""
         if name not in self.tools:
             known = ", ".join(self.tools)
-            return failed(f"error: unknown tool {_cut(name, 60)!r}; available tools: {known}")
+            return failed(f"error: unknown tool {one_line(name, 60)!r}; available tools: {known}")
         if not isinstance(arguments, dict):
             kind = type(arguments).__name__
             return failed(f"error: arguments for {name} must be an object, not {kind}")
