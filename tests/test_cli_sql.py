@@ -9,6 +9,7 @@ import pytest
 
 from fsnb.cli import main as cli
 from fsnb.index import Index
+from fsnb.index.guard import SqlRefused
 
 
 @pytest.fixture
@@ -72,3 +73,17 @@ def test_memory_is_bounded(db: Path, capsys, monkeypatch: pytest.MonkeyPatch):
 def test_no_index_yet(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     code, _, err = _run(capsys, "SELECT 1", "--db", str(tmp_path / "none.duckdb"))
     assert code == 2 and "no index at" in err and not (tmp_path / "none.duckdb").exists()
+
+
+def test_bound_parameters_are_values_and_pass_the_same_checks(db: Path, folder: Path):
+    index = Index(db)
+    rows = index.sql("SELECT path FROM documents WHERE path = $p", params={"p": "agreement.pdf"})
+    assert list(rows["path"]) == ["agreement.pdf"]
+    sneaky = {"p": "x' OR '1'='1"}
+    assert index.sql("SELECT count(*) AS n FROM files WHERE path = $p", params=sneaky)["n"][0] == 0
+    confined = index.sql("SELECT $1 + 1 AS n, count(*) AS c FROM documents", folder, params=[41])
+    assert confined["n"][0] == 42 and confined["c"][0] >= 4
+    with pytest.raises(SqlRefused, match="file system operations are disabled"):
+        index.sql("SELECT * FROM read_text($p)", params={"p": "/etc/passwd"})
+    with pytest.raises(SqlRefused, match=r"read_text\(\) is not available here"):
+        index.sql("SELECT * FROM read_text(?)", folder, params=["/etc/passwd"])

@@ -18,7 +18,15 @@ if TYPE_CHECKING:
     from fsnb.agent.events import Event
     from fsnb.llm import LLM
 
-__all__ = ["__version__", "connect", "explore", "explore_events", "load_ipython_extension"]
+__all__ = [
+    "__version__",
+    "close_connections",
+    "connect",
+    "explore",
+    "explore_events",
+    "load_ipython_extension",
+    "sqlalchemy_url",
+]
 
 
 def _explorer(folder: str | Path, llm: str | LLM, model: str | None, **options: Any):
@@ -58,10 +66,28 @@ def explore_events(
 
 def connect(db: str | Path | None = None) -> Any:
     """A read-only DuckDB connection to the index and scratchpad, for other notebook tools
-    (e.g. jupysql's `%sql conn --alias fsnb`). Close it before indexing into the same file."""
+    (e.g. jupysql's `%sql conn --alias fsnb`); scratch tables need no prefix from any cursor.
+    Indexing into the same file is refused while it is open, with a message naming it."""
     from fsnb.notebook.connection import connect as _connect
 
     return _connect(db)
+
+
+def sqlalchemy_url(db: str | Path | None = None) -> str:
+    """A read-only SQLAlchemy URL to the index (duckdb-engine), for jupysql's `%sqlcmd` and
+    `%sqlplot` (`%sql engine` with `sqlalchemy.create_engine(url)`); scratch tables are
+    `scratch.NAME` on this route."""
+    from fsnb.notebook.connection import sqlalchemy_url as _url
+
+    return _url(db)
+
+
+def close_connections(db: str | Path | None = None) -> list[str]:
+    """Close the index connections fsnb handed out and jupysql's connections to the index,
+    so that indexing can write again; return what was closed."""
+    from fsnb.notebook.connection import close_connections as _close
+
+    return _close(db)
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -2,6 +2,20 @@
 
 from fsnb.index.index import Index
 from fsnb.index.pipeline import IndexReport
-from fsnb.index.store import DatabaseDamaged, DatabaseLocked, Store, default_db_path
+from fsnb.index.store import (
+    DatabaseDamaged,
+    DatabaseInUse,
+    DatabaseLocked,
+    Store,
+    default_db_path,
+)
 
-__all__ = ["DatabaseDamaged", "DatabaseLocked", "Index", "IndexReport", "Store", "default_db_path"]
+__all__ = [
+    "DatabaseDamaged",
+    "DatabaseInUse",
+    "DatabaseLocked",
+    "Index",
+    "IndexReport",
+    "Store",
+    "default_db_path",
+]

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -210,11 +211,14 @@ def run_select(
     limit: int | None = None,
     timeout_s: float = 30.0,
     memory_limit: str | None = None,
+    params: Mapping[str, Any] | Sequence[Any] | None = None,
 ) -> pd.DataFrame:
     """Run one SELECT on a read-only connection, within the limits; see the module doc.
 
     With `folder`, only that folder's index and scratchpad can be named; without it,
-    the whole index and the shared scratch schema (first on the search path).
+    the whole index and the shared scratch schema (first on the search path). `params`
+    are bound to the query's parameters (`$name` for a mapping, `?` or `$1` for a
+    sequence), never spliced into its text, so they pass no check they could evade.
     """
     checked = single_select(sql)
     limit_text = memory_size(memory_limit)
@@ -223,7 +227,7 @@ def run_select(
             _settings(con, limit_text)
             if folder is not None:
                 check_confined(checked, _confine(con, folder))
-            return _timed(con, checked, limit, timeout_s)
+            return _timed(con, checked, limit, timeout_s, params)
     except duckdb.OutOfMemoryException:
         msg = f"the query needs more than {limit_text} of memory; aggregate or filter it"
         raise SqlRefused(msg) from None
@@ -238,12 +242,16 @@ _HINT = re.compile(r"\s*Did you mean [^?]*\?")
 
 
 def _timed(
-    con: duckdb.DuckDBPyConnection, sql: str, limit: int | None, timeout_s: float
+    con: duckdb.DuckDBPyConnection,
+    sql: str,
+    limit: int | None,
+    timeout_s: float,
+    params: Mapping[str, Any] | Sequence[Any] | None = None,
 ) -> pd.DataFrame:
     timer = threading.Timer(timeout_s, con.interrupt)
     timer.start()
     try:
-        relation = con.sql(sql)
+        relation = con.sql(sql, params=params)
         return (relation if limit is None else relation.limit(limit)).df()
     except duckdb.InterruptException:
         msg = f"query stopped after {timeout_s:g} s; narrow it down or aggregate"

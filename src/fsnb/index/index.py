@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -191,14 +192,18 @@ class Index:
         *,
         limit: int | None = None,
         timeout_s: float = 60.0,
+        params: Mapping[str, Any] | Sequence[Any] | None = None,
     ) -> pd.DataFrame:
         """Run one SELECT, read-only, with no file access and bounded time and memory.
 
         With `folder`, the query sees only that folder: its `documents`, `chunks` and
         `files` and its scratchpad tables, by their bare names. Without it, the whole
-        index, with the shared scratch schema first on the search path.
+        index, with the shared scratch schema first on the search path. `params` are
+        bound to the query's `$name` (a mapping) or `?` (a sequence) parameters.
         """
-        return run_select(self.store, query, folder=folder, limit=limit, timeout_s=timeout_s)
+        return run_select(
+            self.store, query, folder=folder, limit=limit, timeout_s=timeout_s, params=params
+        )
 
     def is_current(self, folder: str | os.PathLike[str]) -> bool:
         """Whether every supported file of `folder` is indexed with its current size and mtime."""

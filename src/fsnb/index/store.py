@@ -5,7 +5,10 @@ the length of one unit of work; when another process holds the file, opening wai
 retries (with backoff) instead of failing, and gives up with a clear `DatabaseLocked`
 after `lock_timeout_s`. Readers open read-only. Within one process, connections to the
 same file are serialized by a lock, since DuckDB refuses two connections with different
-configurations (read-only and read-write) in one process.
+configurations (read-only and read-write) in one process. A connection held open by
+another tool in this process (`fsnb.connect()`, jupysql) makes a read go through an
+in-memory database with the file attached read-only, and a write fail at once with
+`DatabaseInUse`, which names the connections to close (`fsnb.index.holders`).
 
 A file DuckDB cannot read (truncated, overwritten, not a database) raises
 `DatabaseDamaged`, whether on opening or in a query; `Store.set_aside` moves it (and its
@@ -19,12 +22,13 @@ import random
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 
 import duckdb
 
 from fsnb.errors import FsnbError
+from fsnb.index.holders import held, lent, refusal
 
 SCHEMA_VERSION = 3
 #: The shared scratchpad's schema (tables made by hand, outside any folder).
@@ -174,6 +178,17 @@ class DatabaseDamaged(FsnbError):
         return type(self), (self.path, self.why)
 
 
+class DatabaseInUse(FsnbError):
+    """A write was refused: this process holds the file open for reading elsewhere."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(refusal(path))
+        self.path = path
+
+    def __reduce__(self) -> tuple[type, tuple[Path]]:
+        return type(self), (self.path,)
+
+
 def default_db_path() -> Path:
     """`FSNB_DB`, else `~/.fsnb/index.duckdb`."""
     return Path(os.environ.get("FSNB_DB") or Path.home() / ".fsnb" / "index.duckdb").expanduser()
@@ -191,6 +206,13 @@ def _process_lock(path: Path) -> threading.RLock:
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc).lower()
     return "lock" in text and ("conflict" in text or "could not set" in text)
+
+
+def in_process_conflict(exc: Exception) -> bool:
+    """Whether DuckDB refused a connection because this process holds the file otherwise:
+    open with another configuration, or attached by another database."""
+    text = str(exc).lower()
+    return "different configuration" in text or "unique file handle conflict" in text
 
 
 #: DuckDB's file headers; a shorter file is being created, or damaged if it stays so for
@@ -229,6 +251,8 @@ class Store:
         return f"Store({str(self.path)!r})"
 
     def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        if not read_only and held(self.path):
+            raise DatabaseInUse(self.path)
         began = time.monotonic()
         delay = 0.02
         while True:
@@ -238,6 +262,10 @@ class Store:
                 return duckdb.connect(str(self.path))
             except duckdb.Error as exc:
                 waited = time.monotonic() - began
+                if in_process_conflict(exc):
+                    if not read_only:
+                        raise DatabaseInUse(self.path) from None
+                    return _read_beside(self.path)
                 if why := _damage(exc):
                     if not (self._headerless() and waited < CREATING_S):
                         raise DatabaseDamaged(self.path, why) from None
@@ -269,19 +297,25 @@ class Store:
                 read_only = False  # nothing to read yet: create the file and its schema
             if not read_only:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            con = self._open(read_only)
-            try:
-                if not read_only and not self._migrated:
-                    migrate(con)
-                    self._migrated = True
+            with nullcontext() if read_only else lent(self.path), self._connected(read_only) as con:
                 yield con
-            except duckdb.Error as exc:
-                if why := _damage(exc):
-                    raise DatabaseDamaged(self.path, why) from None
-                raise
-            finally:
-                with suppress(duckdb.Error):
-                    con.close()
+
+    @contextmanager
+    def _connected(self, read_only: bool) -> Iterator[duckdb.DuckDBPyConnection]:
+        """`_open`, migrated on the first write, damage reported, closed afterwards."""
+        con = self._open(read_only)
+        try:
+            if not read_only and not self._migrated:
+                migrate(con)
+                self._migrated = True
+            yield con
+        except duckdb.Error as exc:
+            if why := _damage(exc):
+                raise DatabaseDamaged(self.path, why) from None
+            raise
+        finally:
+            with suppress(duckdb.Error):
+                con.close()
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -348,6 +382,41 @@ def open_read_only(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
     """A read-only connection to the index file at `path`, with the shared scratch schema
     first on the search path (when the file has one), so its tables need no prefix."""
     con = duckdb.connect(str(path), read_only=True)
+    _scratch_first(con)
+    return con
+
+
+def _scratch_first(con: duckdb.DuckDBPyConnection) -> None:
     with suppress(duckdb.CatalogException):  # an index older than the scratchpad
         con.execute(f"SET search_path = '{SHARED_SCHEMA},main'")
+
+
+#: The name under which `attach_read_only` attaches the index file.
+ATTACHED = "fsnb"
+
+
+def attach_read_only(path: str | os.PathLike[str]) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with the index file at `path` attached read-only as `fsnb`.
+
+    DuckDB lets it read the file beside connections of another configuration in this
+    process (a jupysql URL's, say). Only DuckDB 2.0 and later refuse a writer in this
+    process while it is open: a caller that keeps it open tracks it (`holders.track`),
+    so that `Store` refuses to write meanwhile.
+    """
+    con = duckdb.connect(":memory:")
+    try:
+        quoted = str(path).replace("'", "''")
+        con.execute(f"ATTACH '{quoted}' AS {ATTACHED} (READ_ONLY)")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _read_beside(path: Path) -> duckdb.DuckDBPyConnection:
+    """A read-only connection that works like `open_read_only`'s (the file is the current
+    database, scratch tables first), opened beside another tool's connection."""
+    con = attach_read_only(path)
+    con.execute(f"USE {ATTACHED}")
+    _scratch_first(con)
     return con
