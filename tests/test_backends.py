@@ -71,6 +71,7 @@ def test_builtin_names_come_from_one_mapping():
     explore = build_parser()._subparsers._group_actions[0].choices["explore"]
     [llm_option] = [a for a in explore._actions if "--llm" in a.option_strings]
     assert list(llm_option.choices) == registry.names()
+    assert "ollama:llama3.2" in llm_option.choices and "nope:llama3.2" not in llm_option.choices
     with pytest.raises(ValueError, match=r"unknown LLM backend 'claude'; choose one of: auto, "):
         get_llm("claude")
 
@@ -116,8 +117,10 @@ def test_an_entry_point_backend_is_found_everywhere(tmp_path: Path, capsys):
     ip = InteractiveShell.instance()
     ip.run_line_magic("reload_ext", "fsnb")
     try:
-        panel = ip.run_cell_magic("explore", f"{folder} --llm echo --wait -o r", "q?")
-        assert panel.result.answer.startswith("You asked: q?")
+        ip.run_cell_magic("explore", f"{folder} --llm echo --wait -o r", "q?")
+        assert ip.user_ns["r"].answer.startswith("You asked: q?")
+        ip.run_cell_magic("explore", f"{folder} --llm echo:echo-3 -f json -o r", "q?")
+        assert (ip.user_ns["r"].backend, ip.user_ns["r"].model) == ("echo", "echo-3")
         with pytest.raises(UsageError, match=r"choose one of: auto, .*, replay, echo"):
             ip.run_cell_magic("explore", f"{folder} --llm nope", "q?")
     finally:

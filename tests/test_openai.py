@@ -364,13 +364,13 @@ def test_magics_explore_with_ollama_at_a_base_url(fake_openai: FakeOpenAI):
     folder = DATA / "test_acquisition"
     line = f"{folder} --llm ollama --base-url {fake_openai.url} --model llama3.2 --wait -o r"
     try:
-        panel = ip.run_cell_magic("explore", line, "What is the total purchase price?")
+        assert ip.run_cell_magic("explore", line, "What is the total purchase price?") is None
         result = ip.user_ns["r"]
     finally:
         for name in ("r", "_explore"):
             ip.user_ns.pop(name, None)
 
-    assert panel.status == "done"
+    assert result.status == "done"
     assert result.ok, result.error
     assert (result.backend, result.model) == ("ollama", "llama3.2")
     assert result.citations[0].verified and "$45,000,000" in result.answer

@@ -331,15 +331,15 @@ def test_explorer_option_cli_flag_and_magics_config(project: Path):
         shell.user_ns["script"] = ReplayLLM(
             [Action.call("read", "env", path="prod.env"), Action.stop("done", "done")]
         )
-        panel = shell.run_cell_magic("explore", f"{project} --llm script --wait", "q?")
-        (masked,) = [e for e in panel.result.events if isinstance(e, ev.ToolResult)]
+        shell.run_cell_magic("explore", f"{project} --llm script --wait -o r", "q?")
+        (masked,) = [e for e in shell.user_ns["r"].events if isinstance(e, ev.ToolResult)]
         assert "Tr0ub4dor&3x" not in masked.result and masked.withheld == 3
         shell.run_line_magic("config", "ExploreMagics.reveal_secrets = True")
         shell.user_ns["script"] = ReplayLLM(
             [Action.call("read", "env", path="prod.env"), Action.stop("done", "done")]
         )
-        panel = shell.run_cell_magic("explore", f"{project} --llm script --wait", "q?")
-        (shown,) = [e for e in panel.result.events if isinstance(e, ev.ToolResult)]
+        shell.run_cell_magic("explore", f"{project} --llm script --wait -o r", "q?")
+        (shown,) = [e for e in shell.user_ns["r"].events if isinstance(e, ev.ToolResult)]
         assert "DB_PASSWORD=Tr0ub4dor&3x" in shown.result
     finally:
         shell.run_line_magic("config", "ExploreMagics.reveal_secrets = False")

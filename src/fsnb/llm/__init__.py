@@ -1,6 +1,7 @@
 """LLM backends, by name (`fsnb.llm.registry`): gemini (google-genai), openai (any Chat
 Completions server; ollama is a preset of it), offline (deterministic, extractive, no
-LLM), replay (scripted, for tests), and any installed through `fsnb.backends` entry points."""
+LLM), replay (scripted, for tests), and any installed through `fsnb.backends` entry points.
+`fsnb.llm.catalog` lists their models and whether each is available now."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from fsnb.protocol import LLM, Conversation, LLMError, Message, MissingKey, Repl
 
 
 def get_llm(llm: str | LLM = "auto", *, model: str | None = None, **options: Any) -> LLM:
-    """A backend by name (see `registry.names()`), or `llm` itself when it is a backend;
-    `auto` takes gemini when a Gemini key is set and offline otherwise."""
+    """A backend by name (see `registry.names()`) or model id (`ollama:llama3.2`, in `llm`
+    or `model`), or `llm` itself when it is a backend; `auto` takes gemini when a Gemini
+    key is set and offline otherwise."""
     if not isinstance(llm, str):
         return llm
-    return registry.create(llm, model=model, **options)
+    name, model = registry.split_id(llm, model)
+    return registry.create(name or registry.AUTO, model=model, **options)
 
 
 __all__ = [

@@ -13,6 +13,7 @@ import httpx
 from google.genai import errors, types
 
 from fsnb import config
+from fsnb.agent.usage import PRICES
 from fsnb.errors import one_line
 from fsnb.gemini_client import gemini_base_url, gemini_client
 from fsnb.llm.retry import RETRY_CODES, Backoff, retry_after, seconds
@@ -43,6 +44,9 @@ class GeminiLLM:
 
     backend = "gemini"
     key_variables = config.KEY_VARIABLES
+    #: The Gemini models fsnb knows the price of (any other name works too).
+    models = tuple(name for name in PRICES if name.startswith("gemini-"))
+    default_model = config.DEFAULT_MODEL
 
     def __init__(
         self,

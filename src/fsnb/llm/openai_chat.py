@@ -16,6 +16,7 @@ import openai
 from openai.types.chat import ChatCompletion
 
 from fsnb import config
+from fsnb.agent.usage import PRICES
 from fsnb.errors import one_line
 from fsnb.llm.retry import RETRY_CODES, Backoff, retry_after
 from fsnb.protocol import Conversation, LLMError, Message, MissingKey, Notify, Reply
@@ -44,6 +45,10 @@ class OpenAILLM:
     """Asks a Chat Completions server for the next Action; usage comes from `usage`."""
 
     key_variables = (KEY_VARIABLE,)
+    base_url_variables = (BASE_URL_VARIABLE,)
+    #: OpenAI's models fsnb knows the price of (a server of another kind lists its own).
+    models = tuple(name for name in PRICES if name.startswith("gpt-"))
+    default_model = DEFAULT_MODEL
 
     def __init__(
         self,
@@ -173,6 +178,9 @@ def ollama(model: str | None = None, *, base_url: str | None = None, **options: 
         raise LLMError(msg)
     options.setdefault("api_key", NO_KEY)
     return OpenAILLM(model, base_url=base_url or OLLAMA_URL, backend="ollama", **options)
+
+
+ollama.server = OLLAMA_URL  # type: ignore[attr-defined]  # what fsnb.llm.catalog asks
 
 
 def _message(exc: openai.APIStatusError) -> str:

@@ -10,6 +10,14 @@ pyproject.toml::
 A factory is called with the options given (`model=`, `base_url=`, backend-specific ones);
 `model` and `base_url` are passed only to a factory that names them as parameters, so a
 `--model` set as a default does not break a backend without models.
+
+A model may be named with its backend, `backend:model` (`ollama:llama3.2`,
+`gemini:gemini-2.5-flash`), in `--llm` or in `--model`: `split_id` reads both.
+
+What a factory may declare about itself (read by `fsnb.llm.catalog` and the front ends):
+`key_variables` (the environment variables, any one of which holds its key), `models`
+(the model names it knows), `default_model`, `server` (the URL of the local server it
+talks to by default) and `base_url_variables` (where a user names a server instead).
 """
 
 from __future__ import annotations
@@ -28,6 +36,9 @@ Factory = Callable[..., LLM]
 ENTRY_POINT_GROUP = "fsnb.backends"
 #: Options every front end may pass; a factory that does not take one never sees it.
 COMMON_OPTIONS = ("model", "base_url")
+#: Between the backend and the model in a model id (`ollama:llama3.2`).
+SEPARATOR = ":"
+AUTO = "auto"
 
 
 def _auto(model: str | None = None, base_url: str | None = None, **options: Any) -> LLM:
@@ -37,7 +48,7 @@ def _auto(model: str | None = None, base_url: str | None = None, **options: Any)
 
 
 BUILTIN: dict[str, str | Factory] = {
-    "auto": _auto,
+    AUTO: _auto,
     "gemini": "fsnb.llm.gemini:GeminiLLM",
     "openai": "fsnb.llm.openai_chat:OpenAILLM",
     "ollama": "fsnb.llm.openai_chat:ollama",
@@ -78,6 +89,31 @@ def create(name: str, **options: Any) -> LLM:
     make = factory(name)
     given = {k: v for k, v in options.items() if v is not None}
     return make(**{k: v for k, v in given.items() if k not in COMMON_OPTIONS or _takes(make, k)})
+
+
+def split_id(llm: str | None, model: str | None = None) -> tuple[str | None, str | None]:
+    """(backend, model) from `--llm` and `--model`, either of which may be `backend:model`.
+
+    `--llm` splits at its first colon (`ollama:qwen2.5:7b` is ollama's `qwen2.5:7b`); a
+    `--model` only when what precedes the colon is a backend name, so an Ollama tag such as
+    `llama3.2:3b` stays a model. `auto` (or None) gives way to a backend named in the model.
+    ValueError when the two name different backends, or different models."""
+    backend, named = _split(llm) if llm and SEPARATOR in llm else (llm, None)
+    prefix, _, rest = (model or "").partition(SEPARATOR)
+    if rest and prefix.lower() in names():
+        if (backend or AUTO).lower() not in (AUTO, prefix.lower()):
+            msg = f"--llm {llm} and --model {model} name different backends"
+            raise ValueError(msg)
+        backend, model = prefix, rest
+    if named and model and named != model:
+        msg = f"--llm {llm} names the model {named}, and --model another: {model}"
+        raise ValueError(msg)
+    return (backend.lower() if backend else None), (named or model or None)
+
+
+def _split(model_id: str) -> tuple[str, str | None]:
+    backend, _, model = model_id.partition(SEPARATOR)
+    return backend.strip(), model.strip() or None
 
 
 def key_variables(name: str) -> tuple[str, ...]:
