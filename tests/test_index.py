@@ -11,7 +11,7 @@ import pytest
 from conftest import make_pdf
 
 from fsnb.documents import parse
-from fsnb.index import DatabaseLocked, Store
+from fsnb.index import DatabaseLocked, Store, writer
 from fsnb.index.chunking import chunk_document
 from fsnb.index.guard import SqlRefused
 from fsnb.index.index import Index
@@ -21,6 +21,21 @@ from fsnb.index.store import SCHEMA_VERSION
 @pytest.fixture
 def index(tmp_path: Path) -> Index:
     return Index(tmp_path / "index.duckdb")
+
+
+def test_a_new_parser_version_parses_unchanged_files_again(
+    index: Index, folder: Path, monkeypatch: pytest.MonkeyPatch
+):
+    index.add_folder(folder, progress=False)
+    stored = index.documents(folder).set_index("path")["parser"]
+    assert stored["agreement.pdf"].endswith("/" + writer.PARSER_VERSION)
+
+    monkeypatch.setattr(writer, "PARSER_VERSION", "next")
+    again = index.add_folder(folder, progress=False)
+    assert sorted(again.updated) == sorted(stored.index[stored.notna()])
+    assert again.unchanged == 1  # empty.txt never parsed: retried only when it changes
+    assert set(index.documents(folder)["parser"].dropna().str.rpartition("/")[2]) == {"next"}
+    assert index.add_folder(folder, progress=False).unchanged == 5
 
 
 def _bump_mtime(path: Path, seconds: int = 5) -> None:

@@ -1,11 +1,13 @@
-"""The `fsnb` command line: explore, index, search, sql, status, scan and parse."""
+"""The `fsnb` command line: explore, index, search, sql, status, models, scan and parse."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +18,14 @@ from fsnb.llm import registry
 if TYPE_CHECKING:
     import pandas as pd
 
+    from fsnb.index.pipeline import IndexReport
+
 _JSON_KEYS = ("answer", "citations", "usage", "steps", "llm", "error")
+EXIT_STATUS = (
+    "exit status: 0 done; 1 the run failed or a tool reported an error; 2 the command could"
+    " not run (bad arguments, no index yet, a refused query, a damaged or locked index);"
+    " 130 interrupted. Errors go to stderr, one line each."
+)
 
 
 def _ask_on_stdin(question: str) -> str | None:
@@ -29,15 +38,22 @@ def _ask_on_stdin(question: str) -> str | None:
 
 
 def _print_frame(frame: pd.DataFrame, as_json: bool) -> None:
+    """Every cell in full as JSON; otherwise a table whose wide text columns are cut to fit
+    the terminal (COLUMNS, or 120 characters when not a terminal)."""
     if as_json:
         print(frame.to_json(orient="records", date_format="iso", indent=2))
     else:
-        import pandas as pd
+        from fsnb.terminal import table_text
 
-        with pd.option_context(
-            "display.max_rows", 200, "display.max_colwidth", 80, "display.width", 200
-        ):
-            print(frame.to_string(index=False) if len(frame) else "(no rows)")
+        print(table_text(frame))
+
+
+def _error(message: object) -> None:
+    print(f"fsnb: {one_line(message)}", file=sys.stderr)
+
+
+def _no_index(path: Path) -> str:
+    return f"no index at {path} yet: run fsnb index FOLDER first"
 
 
 def _explorer(args: argparse.Namespace) -> Any:
@@ -46,6 +62,7 @@ def _explorer(args: argparse.Namespace) -> Any:
     from fsnb.llm import get_llm
 
     check_question(args.task)  # before a key or a folder is needed
+    args.llm, args.model = registry.split_id(args.llm, args.model)  # ollama:llama3.2
     return Explorer(
         args.folder,
         get_llm(args.llm, model=args.model, base_url=args.base_url),
@@ -80,10 +97,14 @@ def _explore_json(args: argparse.Namespace) -> int:
     try:
         result = _explorer(args).run(args.task, on_event=seen.append)
     except (Exception, KeyboardInterrupt) as exc:
-        print(json.dumps(_failed_run(args, seen, exc), indent=2, default=str))
+        failed = _failed_run(args, seen, exc)
+        print(json.dumps(failed, indent=2, default=str))
+        _error(failed["error"])
         return 130 if isinstance(exc, KeyboardInterrupt) else 1 if seen else 2
     data = result.to_dict()
     print(json.dumps({k: data[k] for k in _JSON_KEYS}, indent=2, default=str))
+    if result.error:
+        _error(result.error)
     return 1 if result.error else 0
 
 
@@ -123,26 +144,42 @@ def _index(args: argparse.Namespace) -> int:
     if args.json:
         extra = {"failed": report.failed, "warnings": report.warnings}
         print(json.dumps({**report.counts(), **extra, "set_aside": report.set_aside}, indent=2))
-    else:
-        print(repr(report))
-        for path, why in report.failed.items():
-            print(f"  failed {path}: {why}")
-        for path, why in report.warnings.items():
-            print(f"  warning {path}: {why}")
-        if report.set_aside:
-            print(f"  the damaged index was moved to {report.set_aside}")
+        return 0
+    print(_index_summary(report))
+    for path, why in report.failed.items():
+        print(f"  failed {path}: {why}", file=sys.stderr)
+    for path, why in report.warnings.items():
+        print(f"  warning {path}: {why}", file=sys.stderr)
+    if report.set_aside:
+        print(f"  the damaged index was moved to {report.set_aside}")
     return 0
+
+
+def _index_summary(report: IndexReport) -> str:
+    """'indexed FOLDER: 48 files · 3 added, 44 unchanged, 1 failed · 2.9 s'."""
+    counts = report.counts()
+    kinds = ("added", "updated", "unchanged", "deleted", "failed", "skipped")
+    changes = ", ".join(f"{counts[k]:,} {k}" for k in kinds if counts[k]) or "nothing to do"
+    files = f"{counts['files']:,} file{'' if counts['files'] == 1 else 's'}"
+    return f"indexed {report.root}: {files} · {changes} · {counts['duration_s']:.1f} s"
 
 
 def _search(args: argparse.Namespace) -> int:
     from fsnb.index import Index
 
     index = Index(args.db)
+    if not index.path.is_file():
+        _error(_no_index(index.path))
+        return 2
     note = index.indexing(args.folder)
     hits = index.search(args.query, folder=args.folder, filter=args.filter or None, k=args.k)
     if note:
         print(f"fsnb: {note}; searched what is committed", file=sys.stderr)
-    columns = [c for c in ("path", "page", "score", "ranker", "heading", "highlights") if c in hits]
+    if not args.json and "highlights" in hits:  # the table shows the snippet, not the dict
+        hits["snippet"] = [
+            h.get("snippet", "") if isinstance(h, dict) else h for h in hits.pop("highlights")
+        ]
+    columns = [c for c in ("path", "page", "score", "ranker", "heading", "snippet") if c in hits]
     _print_frame(hits if args.json else hits[columns], args.json)
     return 0
 
@@ -152,7 +189,7 @@ def _sql(args: argparse.Namespace) -> int:
 
     index = Index(args.db)
     if not index.path.is_file():
-        print(f"fsnb: no index at {index.path} yet: run fsnb index FOLDER first", file=sys.stderr)
+        _error(_no_index(index.path))
         return 2
     frame = index.sql(args.query, args.folder, limit=args.limit + 1, timeout_s=args.timeout)
     _print_frame(frame.head(args.limit), args.json)
@@ -166,6 +203,9 @@ def _status(args: argparse.Namespace) -> int:
     from fsnb.index import Index
 
     index = Index(args.db)
+    if not index.path.is_file():  # said, not created
+        print("[]" if args.json else f"index: {index.path} (none yet: fsnb index FOLDER makes it)")
+        return 0
     status = index.status()
     if not args.json:
         print(f"index: {index.path}")
@@ -177,7 +217,7 @@ def _scan(args: argparse.Namespace) -> int:
     from fsnb.tools import scan_folder
 
     out = scan_folder.outcome(root=args.folder, preview_chars=args.preview_chars)
-    print(out.text)
+    print(out.text, file=sys.stdout if out.ok else sys.stderr)
     return 0 if out.ok else 1
 
 
@@ -186,7 +226,7 @@ def _parse(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     out = parse_file.outcome(path.name, root=str(path.parent), offset=args.offset, limit=args.limit)
-    print(out.text)
+    print(out.text, file=sys.stdout if out.ok else sys.stderr)
     return 0 if out.ok else 1
 
 
@@ -194,13 +234,53 @@ def _use_index(value: str) -> bool | str:
     return {"auto": "auto", "yes": True, "no": False}[value]
 
 
+def _number(kind: type[int] | type[float], least: float, what: str) -> Any:
+    """An argparse type: a number of `kind` at least `least`, else a usage error."""
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or value < least or value != value:  # value != value: NaN
+            msg = f"{what}, not {text!r}"
+            raise argparse.ArgumentTypeError(msg)
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
+
+
+_POSITIVE_INT = _number(int, 1, "a whole number of 1 or more")
+_COUNT = _number(int, 0, "a whole number of 0 or more")
+_SECONDS = _number(float, 1e-3, "a number of seconds above 0")
+_MEGABYTES = _number(float, 0, "a number of megabytes, 0 or more")
+
+
+def _models(args: argparse.Namespace) -> int:
+    from fsnb.llm import catalog
+
+    frame = catalog.frame(args.base_url, args.timeout)
+    _print_frame(frame if args.json else frame[list(catalog.TEXT_COLUMNS)], args.json)
+    return 0
+
+
+class _BackendChoices(list[str]):
+    """The backend names, as argparse lists them; `in` also takes a model id whose backend
+    is one of them (`ollama:llama3.2`)."""
+
+    def __contains__(self, value: object) -> bool:
+        name = str(value).partition(registry.SEPARATOR)[0].lower()
+        return super().__contains__(name)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fsnb", description=__doc__)
+    parser = argparse.ArgumentParser(prog="fsnb", description=__doc__, epilog=EXIT_STATUS)
     parser.add_argument("--version", action="version", version=f"fsnb {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, run: Any, help: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, help=help, description=help)
+        sub = commands.add_parser(name, help=help, description=help, epilog=EXIT_STATUS)
         sub.set_defaults(run=run)
         return sub
 
@@ -215,17 +295,24 @@ def build_parser() -> argparse.ArgumentParser:
     explore.add_argument(
         "--llm",
         default="auto",
-        choices=registry.names(),
-        help="backend (default: auto, gemini when a Gemini key is set, offline otherwise)",
+        choices=_BackendChoices(registry.names()),
+        help="backend, or a model id such as ollama:llama3.2 (see fsnb models; default: auto,"
+        " gemini when a Gemini key is set, offline otherwise)",
     )
-    explore.add_argument("--model", default=None, help="model (default: FSNB_MODEL)")
+    explore.add_argument(
+        "--model", default=None, help="model, or backend:model (default: FSNB_MODEL)"
+    )
     explore.add_argument(
         "--base-url",
         default=None,
         help="server of an OpenAI-compatible backend (default: OPENAI_BASE_URL)",
     )
-    explore.add_argument("--max-steps", type=int, default=25)
-    explore.add_argument("--timeout", type=float, default=300.0, help="seconds (default: 300)")
+    explore.add_argument(
+        "--max-steps", type=_POSITIVE_INT, default=25, help="most agent steps (default: 25)"
+    )
+    explore.add_argument(
+        "--timeout", type=_SECONDS, default=300.0, help="seconds for the run (default: 300)"
+    )
     explore.add_argument(
         "--use-index",
         dest="use_index",
@@ -246,11 +333,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="send secret values found in files to the LLM (default: masked)",
     )
-    explore.add_argument("--json", action="store_true", help="print one JSON object")
+    explore.add_argument(
+        "--json", action="store_true", help="print one JSON object: the answer, or the error"
+    )
     db_option(explore)
 
     index = command("index", _index, "index a folder into DuckDB (incremental)")
-    index.add_argument("folder")
+    index.add_argument("folder", help="the folder to index")
     index.add_argument(
         "--rebuild",
         action="store_true",
@@ -258,21 +347,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     index.add_argument(
         "--max-mb",
-        type=float,
+        type=_MEGABYTES,
         default=None,
         help="index larger files by metadata only (default: FSNB_MAX_INDEX_MB or 50)",
     )
-    index.add_argument("--json", action="store_true")
+    index.add_argument(
+        "--json", action="store_true", help="print the counts, failures and warnings as JSON"
+    )
     db_option(index)
 
     search = command("search", _search, "search an indexed folder (BM25, filters)")
-    search.add_argument("query")
+    search.add_argument("query", help="words to search for (BM25)")
     search.add_argument("--folder", default=".", help="indexed folder (default: .)")
     search.add_argument(
         "--filter", default="", help='e.g. "document_type=agreement and max_amount>=1e6"'
     )
-    search.add_argument("-k", type=int, default=10, help="number of hits")
-    search.add_argument("--json", action="store_true")
+    search.add_argument("-k", type=_POSITIVE_INT, default=10, help="number of hits (default: 10)")
+    search.add_argument(
+        "--json", action="store_true", help="print every column of the hits in full, as JSON"
+    )
     db_option(search)
 
     sql = command("sql", _sql, "run a read-only SQL query over the index and scratchpad")
@@ -280,23 +373,55 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument(
         "--folder", default=None, help="see only this folder's index and scratchpad tables"
     )
-    sql.add_argument("--limit", type=int, default=1000, help="rows printed (default: 1000)")
-    sql.add_argument("--timeout", type=float, default=60.0, help="seconds (default: 60)")
-    sql.add_argument("--json", action="store_true")
+    sql.add_argument(
+        "--limit", type=_POSITIVE_INT, default=1000, help="rows printed (default: 1000)"
+    )
+    sql.add_argument("--timeout", type=_SECONDS, default=60.0, help="seconds (default: 60)")
+    sql.add_argument(
+        "--json", action="store_true", help="print the rows in full as JSON (no cut columns)"
+    )
     db_option(sql)
 
+    models = command(
+        "models", _models, "the backends, their models, what each needs and whether it is ready"
+    )
+    models.add_argument(
+        "--base-url",
+        default=None,
+        help="server to ask for its models (default: OPENAI_BASE_URL, Ollama's local one)",
+    )
+    models.add_argument(
+        "--timeout",
+        type=_SECONDS,
+        default=2.0,
+        help="seconds a server may take to answer (default: 2)",
+    )
+    models.add_argument("--json", action="store_true", help="print the table as JSON")
+
     status = command("status", _status, "what the index holds, per folder")
-    status.add_argument("--json", action="store_true")
+    status.add_argument("--json", action="store_true", help="print the table as JSON")
     db_option(status)
 
     scan = command("scan", _scan, "preview every document under a folder")
-    scan.add_argument("folder")
-    scan.add_argument("--preview-chars", type=int, default=500)
+    scan.add_argument("folder", help="the folder to scan")
+    scan.add_argument(
+        "--preview-chars",
+        type=_COUNT,
+        default=500,
+        help="characters previewed per document (default: 500)",
+    )
 
     parse = command("parse", _parse, "print a document's text with page markers")
-    parse.add_argument("file")
-    parse.add_argument("--offset", type=int, default=0)
-    parse.add_argument("--limit", type=int, default=1_000_000)
+    parse.add_argument("file", help="the document to parse")
+    parse.add_argument(
+        "--offset", type=_COUNT, default=0, help="first character printed (default: 0)"
+    )
+    parse.add_argument(
+        "--limit",
+        type=_POSITIVE_INT,
+        default=1_000_000,
+        help="most characters printed (default: 1,000,000)",
+    )
     return parser
 
 
@@ -305,15 +430,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     if hasattr(args, "use_index"):
         args.use_index = _use_index(args.use_index)
     try:
-        return args.run(args)
-    except (FsnbError, NotADirectoryError, ValueError) as exc:
-        print(f"fsnb: {exc}", file=sys.stderr)
+        code = args.run(args)
+        sys.stdout.flush()  # here, so that a closed pipe is seen here and not at exit
+        return code
+    except BrokenPipeError:  # `fsnb sql ... | head`: the reader has what it wanted
+        _quiet_stdout()
+        return 0
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+    except OSError as exc:  # a folder or an index file that cannot be opened
+        from fsnb.security import os_reason
+
+        _error(f"{exc.filename}: {os_reason(exc)}" if exc.filename else exc)
+        return 2
+    except (FsnbError, ValueError) as exc:
+        _error(exc)
         return 2
     except Exception as exc:  # DuckDB errors from `fsnb sql`, and the like
         if type(exc).__module__.startswith(("duckdb", "_duckdb")):
-            print(f"fsnb: {str(exc).splitlines()[0]}", file=sys.stderr)
+            _error(str(exc).splitlines()[0])
             return 2
         raise
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that Python's flush at exit finds no closed pipe."""
+    with suppress(OSError, ValueError):  # not a real file (captured in tests): nothing to do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -26,10 +26,14 @@ TOOL_ICON = {
 
 
 class ConsoleView:
-    """Prints each step as it starts and how it went; `finish` prints the answer and summary."""
+    """Prints each step as it starts and how it went; `finish` prints the answer and summary.
 
-    def __init__(self, console: Console | None = None) -> None:
+    A failed run's error goes to `errors`: stderr, unless `console` is given (then there).
+    """
+
+    def __init__(self, console: Console | None = None, errors: Console | None = None) -> None:
         self.console = console or Console(stderr=False)
+        self.errors = errors or (console or Console(stderr=True))
         self.trace = Trace()
 
     def __call__(self, event: ev.Event) -> None:
@@ -54,7 +58,7 @@ class ConsoleView:
     def finish(self, result: ExplorationResult) -> None:
         c = self.console
         if result.error:
-            c.print(Panel(result.error, title="error", border_style="red"))
+            self.errors.print(Panel(Text(result.error), title="error", border_style="red"))
         else:
             c.print(
                 Panel(Markdown(result.answer_with_sources()), title="answer", border_style="green")

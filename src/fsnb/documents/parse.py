@@ -53,8 +53,9 @@ TEXT_SUFFIXES = frozenset(
         " .tex .py .js .ts .sql .sh .r .java .go .rs .c .h .cpp .rb .php .css .env"
     ).split()
 )
-#: Bumped whenever parsing output changes, so old cache entries stop matching.
-PARSER_VERSION = "3"
+#: Bumped whenever parsing output changes, so old cache entries stop matching
+#: (4: Docling's markdown without HTML entities).
+PARSER_VERSION = "4"
 
 _local = threading.local()
 #: docling-parse decodes pages on its own threads, outside the GIL, ahead of the pipeline.
@@ -282,14 +283,16 @@ def _docling(file: Path, name: str, fmt: str, pipeline: Pipeline) -> Document:
     doc = _convert(file, name, kind)
     count = doc.num_pages()
     # Speaker notes and comments live in Docling's NOTES layer, which exports leave out.
+    # The text is kept as the document has it: no HTML entities (`&amp;`, `&lt;`) for the
+    # index, the model and the views to show, and a literal "&amp;" in a document stays.
     layers = {ContentLayer.BODY, ContentLayer.NOTES}
-    if count > 1:
-        pages = {
-            n: doc.export_to_markdown(page_no=n, included_content_layers=layers)
-            for n in range(1, count + 1)
-        }
-    else:
-        pages = {1: doc.export_to_markdown(included_content_layers=layers)}
+
+    def export(page: int | None = None) -> str:
+        return doc.export_to_markdown(
+            page_no=page, included_content_layers=layers, escape_html=False
+        )
+
+    pages = {n: export(n) for n in range(1, count + 1)} if count > 1 else {1: export()}
     if not any(text.strip() for text in pages.values()):
         raise ParseError(name, "no text found in the document")
     parser = "docling-layout-pdf" if fmt == "pdf" else f"docling-{fmt}"

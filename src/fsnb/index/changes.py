@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from fsnb.documents import supported
-from fsnb.index.writer import Entry
+from fsnb.index.writer import Entry, stale_parse
 from fsnb.security import Sandbox, Sensitivity
 
 if TYPE_CHECKING:
@@ -83,6 +83,7 @@ class Known(NamedTuple):
     mtime_ns: int | None
     digest: str | None
     error: str | None
+    parser: str | None
 
 
 @dataclass
@@ -154,7 +155,10 @@ def plan(
         if not supported(path):
             continue
         old = known.get(path)
-        same = old is not None and (old.size, old.mtime_ns) == (row.size, row.mtime_ns)
+        stale = old is not None and stale_parse(old.parser)
+        same = (
+            old is not None and not stale and (old.size, old.mtime_ns) == (row.size, row.mtime_ns)
+        )
         if row.size > cap:
             if same and old.error and old.error.startswith(TOO_LARGE):
                 report.unchanged += 1
@@ -174,7 +178,7 @@ def plan(
             else:
                 todo.problems.append(Entry(path, row.size, row.mtime_ns, None, _why(exc)))
             continue
-        if old and old.digest == digest:
+        if old and old.digest == digest and not stale:
             report.unchanged += 1
             todo.touched.append(row)
             continue

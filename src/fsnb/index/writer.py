@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from fsnb.documents.parse import PARSER_VERSION
 from fsnb.index.chunking import chunk_document
 from fsnb.index.metadata import extract_metadata
 from fsnb.text import tokenize
@@ -67,7 +68,7 @@ def prepare(path: str, size: int, mtime_ns: int, digest: str, doc: Document) -> 
         "chars": len(text),
         "text": text,
         "metadata": json.dumps(meta, default=str),
-        "parser": doc.parser,
+        "parser": parser_label(doc.parser),
         "warnings": json.dumps(doc.warnings),
         "spans": json.dumps(doc.to_dict()["spans"]),
     }
@@ -186,3 +187,15 @@ def cluster_terms(
     with store.connect() as con:
         con.execute("CHECKPOINT")
     return True
+
+
+def parser_label(parser: str) -> str:
+    """What the index stores as a document's parser: its name and the parser version
+    (`docling-pdf/4`), so that a new parser version re-parses unchanged files."""
+    return f"{parser}/{PARSER_VERSION}"
+
+
+def stale_parse(stored: str | None) -> bool:
+    """Whether an indexed document was parsed by another parser version (rows without a
+    parse, such as failures, are not stale: they are retried when the file changes)."""
+    return stored is not None and not stored.endswith(f"/{PARSER_VERSION}")
