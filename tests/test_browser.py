@@ -1,10 +1,11 @@
 """The panel in a real JupyterLab, driven by headless Chromium (Debian's, via Playwright).
 
-JupyterLab runs on 127.0.0.1 with a temporary configuration; the notebook runs a
+JupyterLab runs on 127.0.0.1 with a temporary configuration. One notebook runs a
 `%%explore` cell with the offline backend; the test checks that trace rows, the answer
 and a citation appear, clicks the citation (its passage comes back through an anywidget
 command), opens and closes a trace row with the keyboard, and saves a screenshot in its tmp
-folder.
+folder. Another runs a slow `%%explore --wait` cell and interrupts the kernel: the panel
+says "cancelled", `-o` is bound, and the next cell's output is clean.
 """
 
 from __future__ import annotations
@@ -51,7 +52,27 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _notebook(folder: Path) -> dict:
+#: A backend that reads one file, then looks around slowly for as long as it is let.
+SLOW_SCRIPT = """
+import time
+from fsnb.agent import Action
+from fsnb.llm import ReplayLLM
+
+class Slow(ReplayLLM):
+    def next_action(self, conversation, notify):
+        time.sleep(0.3)
+        return super().next_action(conversation, notify)
+
+read = Action.call("parse_file", "read it", path="01_acquisition_agreement.pdf")
+script = Slow([read] + [Action.call("glob", "look", pattern="*")] * 300)
+asker = ReplayLLM([
+    Action(kind="ask_human", question="Which deal do you mean?", reason="ambiguous"),
+    Action.stop("The deal you named.", "answered"),
+])
+"""
+
+
+def _notebook(*sources: str) -> dict:
     def code(source: str) -> dict:
         return {
             "cell_type": "code",
@@ -62,10 +83,7 @@ def _notebook(folder: Path) -> dict:
         }
 
     return {
-        "cells": [
-            code("%load_ext fsnb"),
-            code(f"%%explore {folder} --llm offline -o result\nWhat is the total purchase price?"),
-        ],
+        "cells": [code(source) for source in sources],
         "metadata": {
             "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
         },
@@ -83,7 +101,17 @@ def jupyterlab(tmp_path: Path) -> Iterator[str]:
     root.mkdir()
     corpus = root / "corpus"
     shutil.copytree(DATA / "test_acquisition", corpus)
-    (root / "explore.ipynb").write_text(json.dumps(_notebook(corpus)))
+    explore = f"%%explore {corpus} --llm offline -o result\nWhat is the total purchase price?"
+    (root / "explore.ipynb").write_text(json.dumps(_notebook("%load_ext fsnb", explore)))
+    interrupt = _notebook(
+        "%load_ext fsnb\n" + SLOW_SCRIPT,
+        f"%%explore {corpus} --llm script --wait --max-steps 400 -o partial\nWhat is it?",
+        "print(partial.status, partial.documents_read)",
+        "print('clean')",
+        f"%%explore {corpus} --llm asker --wait -o answered\nWhat is the price?",
+        "print([row.result for row in answered.trace() if row.kind == 'ask_human'])",
+    )
+    (root / "interrupt.ipynb").write_text(json.dumps(interrupt))
     port = _free_port()
     env = {
         **os.environ,
@@ -163,6 +191,11 @@ def test_explore_panel_in_jupyterlab(jupyterlab: str, tmp_path: Path):
                 raise
             expect(panel.locator(".fsnb-status")).to_have_text("done", timeout=120_000)
             assert panel.locator(".fsnb-trace-row").count() >= 3
+            # the static record (for saved and exported notebooks) is there, hidden under it
+            record = page.locator(".fsnb-record")
+            expect(record).to_have_count(1)
+            expect(record).to_contain_text("$45,000,000", timeout=30_000)  # updated at the end
+            expect(record).to_be_hidden()
             answer = panel.locator(".fsnb-answer")
             expect(answer).to_contain_text("$45,000,000")
             expect(answer.locator("strong").first).to_be_visible()  # markdown rendered
@@ -193,3 +226,76 @@ def test_explore_panel_in_jupyterlab(jupyterlab: str, tmp_path: Path):
         finally:
             browser.close()
     assert (tmp_path / "explore-panel.png").stat().st_size > 10_000
+
+
+def _launch(p):
+    return p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+
+
+def test_interrupting_a_wait_cell(jupyterlab: str, tmp_path: Path):
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = _launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1100})
+            page.goto(f"{jupyterlab}/lab/tree/interrupt.ipynb")
+            page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+            page.wait_for_function(KERNEL_READY, timeout=120_000)
+            page.locator(".jp-Notebook .jp-Cell .jp-InputArea-editor").first.click()
+            page.keyboard.press("Escape")
+            page.keyboard.press("Shift+Enter")
+            page.keyboard.press("Shift+Enter")  # the --wait cell: the panel shows at once
+
+            panel = page.locator(".fsnb-panel")
+            expect(panel).to_be_visible(timeout=120_000)
+            expect(panel.locator(".fsnb-status")).to_have_text("running…", timeout=30_000)
+            # live while the cell blocks: the read, then a few slow steps
+            page.wait_for_function(
+                "document.querySelectorAll('.fsnb-panel .fsnb-trace-row').length >= 3",
+                timeout=60_000,
+            )
+            page.evaluate("window.jupyterapp.commands.execute('notebook:interrupt-kernel')")
+            try:
+                expect(panel.locator(".fsnb-status")).to_have_text("cancelled", timeout=30_000)
+            except AssertionError:
+                page.screenshot(path=str(tmp_path / "not-cancelled.png"), full_page=True)
+                raise
+            cells = page.locator(".jp-Notebook .jp-CodeCell")
+            printed = cells.nth(1).locator("[data-mime-type='application/vnd.jupyter.stdout']")
+            expect(printed).to_have_count(1)
+            expect(printed).to_contain_text("cancelled after")
+            expect(printed).to_contain_text("(1 document read); partial holds what it found.")
+            expect(page.locator(".fsnb-record")).to_be_hidden()
+            page.wait_for_function(KERNEL_READY, timeout=30_000)
+            page.keyboard.press("Shift+Enter")  # print(partial.status, ...)
+            page.keyboard.press("Shift+Enter")  # print('clean')
+            expect(cells.nth(2).locator(".jp-OutputArea-output")).to_have_text(
+                "cancelled ['01_acquisition_agreement.pdf']", timeout=30_000
+            )
+            last = cells.nth(3).locator(".jp-OutputArea-output")
+            expect(last).to_have_text("clean", timeout=30_000)
+            expect(last).to_have_count(1)  # nothing else: no traceback, no stderr
+            stderr = page.locator("[data-mime-type='application/vnd.jupyter.stderr']")
+            expect(stderr).to_have_count(0)
+            page.screenshot(path=str(tmp_path / "interrupted.png"), full_page=True)
+
+            # a --wait cell's question is answered in its panel while the cell blocks
+            page.keyboard.press("Escape")
+            cells.nth(4).locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Shift+Enter")
+            asking = page.locator(".fsnb-panel").nth(1)
+            ask = asking.locator(".fsnb-ask")
+            expect(ask).to_be_visible(timeout=60_000)
+            expect(ask).to_contain_text("Which deal do you mean?")
+            expect(asking.locator(".fsnb-status")).to_have_text("waiting for you")
+            ask.locator("input").fill("Project Falcon")
+            ask.locator("input").press("Enter")
+            expect(asking.locator(".fsnb-status")).to_have_text("done", timeout=30_000)
+            cells.nth(5).locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Shift+Enter")
+            expect(cells.nth(5).locator(".jp-OutputArea-output")).to_have_text(
+                "['Project Falcon']", timeout=30_000
+            )
+        finally:
+            browser.close()

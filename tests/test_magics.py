@@ -6,6 +6,10 @@ Fast runs use a scripted backend held in a variable: `--llm script` picks up
 
 from __future__ import annotations
 
+import os
+import re
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -41,6 +45,13 @@ def _script(ip: InteractiveShell, *actions: Action) -> ReplayLLM:
     return llm
 
 
+def _panel(ip: InteractiveShell) -> ExplorePanel:
+    """The latest %explore's panel (a `--wait` cell shows it and returns nothing)."""
+    magics = next(c for c in ip.configurables if isinstance(c, ExploreMagics))
+    assert isinstance(magics.panel, ExplorePanel)
+    return magics.panel
+
+
 def _usage_error(call) -> str:
     with pytest.raises(UsageError) as info:
         call()
@@ -50,24 +61,25 @@ def _usage_error(call) -> str:
 
 
 def test_explore_offline_wait_binds_the_result(ip: InteractiveShell, folder: Path):
-    panel = ip.run_cell_magic(
+    value = ip.run_cell_magic(
         "explore", f"{folder} --llm offline --wait -o r", "What is the purchase price?"
     )
-    assert isinstance(panel, ExplorePanel) and panel.status == "done"
+    panel = _panel(ip)
+    assert value is None and panel.status == "done"  # the cell showed the panel and record
     result = ip.user_ns["r"]
     assert isinstance(result, ExplorationResult) and ip.user_ns["_explore"] is result
     assert panel.result is result and result.backend == "offline"
     assert "$9,000,000" in result.answer and result.citations[0].verified
-    data, _ = panel._repr_mimebundle_()
+    data, _ = panel.record()
     assert "$9,000,000" in data["text/markdown"] and "agreement.pdf" in data["text/html"]
 
 
 def test_question_substitution_and_nbval_lines(ip: InteractiveShell, folder: Path):
     llm = _script(ip, _stop())
     ip.user_ns["thing"] = "purchase price"
-    cell = "# NBVAL_IGNORE_OUTPUT\nWhat is the {thing}?\nKeep {unknown}, {{braces}} and a stray {"
+    cell = "# NBVAL_IGNORE_OUTPUT\nWhat is the $thing?\nKeep {{braces}} and $$dollars"
     ip.run_cell_magic("explore", f"{folder} --llm script --wait", cell)
-    task = "What is the purchase price?\nKeep {unknown}, {braces} and a stray {"
+    task = "What is the purchase price?\nKeep {braces} and $dollars"  # IPython's var_expand
     assert ip.user_ns["_explore"].task == task
     assert llm.history[0].task == task
 
@@ -75,7 +87,8 @@ def test_question_substitution_and_nbval_lines(ip: InteractiveShell, folder: Pat
 def test_line_form_with_options_anywhere(ip: InteractiveShell, folder: Path):
     _script(ip, _stop())
     ip.user_ns["thing"] = "price"
-    panel = ip.run_line_magic("explore", f"{folder} --llm script What's the {{thing}}? --wait -o q")
+    ip.run_line_magic("explore", f"{folder} --llm script What's the {{thing}}? --wait -o q")
+    panel = _panel(ip)
     assert panel.status == "done" and panel.task == "What's the price?"
     assert ip.user_ns["q"].answer == "The price is $9,000,000 [1]."
 
@@ -97,12 +110,13 @@ def test_config_sets_the_defaults(ip: InteractiveShell, folder: Path):
     magics = next(c for c in ip.configurables if isinstance(c, ExploreMagics))
     assert magics.max_steps == 3
     _script(ip, *[Action.call("glob", "look", pattern="*.txt")] * 5)
-    panel = ip.run_cell_magic("explore", f"{folder} --llm script --wait", "q?")
+    ip.run_cell_magic("explore", f"{folder} --llm script --wait", "q?")
+    panel = _panel(ip)
     assert panel.result.error == "step limit (3) reached without an answer"
     assert panel.status == "error"
     _script(ip, *[Action.call("glob", "look", pattern="*.txt")] * 5)
-    panel = ip.run_cell_magic("explore", f"{folder} --llm script --wait --max-steps 1", "q?")
-    assert panel.result.error == "step limit (1) reached without an answer"
+    ip.run_cell_magic("explore", f"{folder} --llm script --wait --max-steps 1", "q?")
+    assert _panel(ip).result.error == "step limit (1) reached without an answer"
 
 
 @pytest.mark.parametrize(
@@ -176,3 +190,155 @@ def test_index_sql_and_connection(
         assert conn.execute("SELECT count(*) FROM documents").fetchone()[0] >= 4
     finally:
         conn.close()
+
+
+# -- interrupts: %%explore --wait and %explore_index ------------------------------------
+
+
+def test_a_wait_cell_takes_answers_in_its_panel(ip: InteractiveShell, folder: Path):
+    ask = Action(kind="ask_human", question="Which deal?", reason="two are named")
+    _script(ip, ask, _stop())
+    magics = next(c for c in ip.configurables if isinstance(c, ExploreMagics))
+
+    def answer() -> None:
+        deadline = time.monotonic() + 30
+        while not (magics.panel is not None and magics.panel.question):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        magics.panel.answer_question("Project Falcon")
+
+    threading.Thread(target=answer, daemon=True).start()
+    ip.run_cell_magic("explore", f"{folder} --llm script --wait -o r", "What is the price?")
+    (row,) = [row for row in ip.user_ns["r"].trace() if row.kind == "ask_human"]
+    assert row.result == "Project Falcon" and _panel(ip).status == "done"
+
+
+class _Interrupting(ReplayLLM):
+    """Reads a file, then interrupts the process (SIGINT, as the kernel's stop button
+    does) while it "thinks" about the next step, for longer than anyone waits."""
+
+    def next_action(self, conversation, notify):
+        if len(conversation.turns) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(3)  # abandoned: the cancel does not wait for it
+        return super().next_action(conversation, notify)
+
+
+def test_interrupting_a_wait_cell_cancels_and_binds(
+    ip: InteractiveShell, folder: Path, capsys: pytest.CaptureFixture[str]
+):
+    read = Action.call("parse_file", "read it", path="agreement.pdf")
+    ip.user_ns["script"] = _Interrupting([read, _stop()])
+    value = ip.run_cell_magic("explore", f"{folder} --llm script --wait -o r", "What is the price?")
+    panel = _panel(ip)
+    assert value is None and panel.status == "cancelled" and not panel.running
+    result = ip.user_ns["r"]
+    assert result is panel.result and ip.user_ns["_explore"] is result
+    assert result.status == "cancelled" and result.documents_read == ["agreement.pdf"]
+    lines = [line for line in capsys.readouterr().out.splitlines() if "Interrupt" in line]
+    assert lines == [
+        "Interrupted: the exploration was cancelled after 2 steps (1 document read); "
+        "r holds what it found."
+    ]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+
+
+def test_interrupting_explore_index_keeps_the_committed_batches(
+    ip: InteractiveShell,
+    folder: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+):
+    from fsnb.index import Index, pipeline
+
+    prepared = []
+
+    def prepare(*args):
+        if len(prepared) == 2:
+            raise KeyboardInterrupt
+        prepared.append(args[0])
+        return real(*args)
+
+    real = pipeline.prepare
+    monkeypatch.setattr(pipeline, "BATCH", 1)  # each document is a batch of its own
+    monkeypatch.setattr(pipeline, "prepare", prepare)
+    assert ip.run_line_magic("explore_index", str(folder)) is None
+    out = capsys.readouterr().out
+    (line,) = [line for line in out.splitlines() if line.startswith("Interrupted")]
+    assert re.fullmatch(
+        r"Interrupted: indexing interrupted: \d+ of \d+ documents committed; "
+        r"%explore_index corpus goes on from there",
+        line,
+    ), line
+    indexed = set(Index().documents(str(folder))["path"])
+    assert set(prepared) <= indexed
+    assert f"{len(indexed)} of" in line
+    monkeypatch.setattr(pipeline, "prepare", real)
+    report = ip.run_line_magic("explore_index", str(folder))
+    assert report.attrs["counts"]["unchanged"] == len(indexed)  # it went on from there
+
+
+@pytest.mark.slow
+def test_interrupting_a_wait_cell_in_a_kernel(folder: Path):
+    """In a real kernel: the interrupt cancels the run, binds it and prints one line, and
+    the cells after it run clean (no traceback, nothing on stderr)."""
+    from jupyter_client.manager import start_new_kernel
+
+    slow = (
+        "import time\nfrom fsnb.agent import Action\nfrom fsnb.llm import ReplayLLM\n"
+        "class Slow(ReplayLLM):\n"
+        "    def next_action(self, conversation, notify):\n"
+        "        time.sleep(0.2)\n"
+        "        return super().next_action(conversation, notify)\n"
+        "script = Slow([Action.call('parse_file', 'read', path='agreement.pdf')]"
+        " + [Action.call('glob', 'look', pattern='*')] * 200)\n"
+    )
+    km, kc = start_new_kernel(kernel_name="python3")
+    try:
+        assert _execute(kc, "%load_ext fsnb\n" + slow)[1] == []
+        cell = f"%%explore {folder} --llm script --wait --max-steps 300 -o r\nWhat is it?"
+        shown, problems = _execute(kc, cell, interrupt=km.interrupt_kernel)  # after the read
+        assert problems == []
+        assert any("widget-view+json" in kinds for kinds, _ in shown)
+        printed = [text for kinds, text in shown if kinds == "stream"]
+        assert len(printed) == 1 and printed[0].startswith("Interrupted: the exploration was ")
+        assert printed[0].endswith("r holds what it found.\n")
+        record = next(text for kinds, text in shown if "text/markdown" in kinds)
+        assert "cancelled" in record and "Documents read: agreement.pdf" in record
+        shown, problems = _execute(kc, "print(r.status, r.documents_read)")
+        assert problems == [] and shown == [("stream", "cancelled ['agreement.pdf']\n")]
+        shown, problems = _execute(kc, "import time; time.sleep(1); print('clean')")
+        assert problems == [] and shown == [("stream", "clean\n")]
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def _execute(kc, code: str, interrupt=None) -> tuple[list[tuple[str, str]], list[str]]:
+    """Run `code`; return what it showed (kinds, text) and its problems (errors, stderr).
+    With `interrupt`, call it once a panel's trace shows a file read."""
+    msg_id = kc.execute(code)
+    shown: list[tuple[str, str]] = []
+    problems: list[str] = []
+    while True:
+        msg = kc.get_iopub_msg(timeout=60)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        kind, content = msg["msg_type"], msg["content"]
+        if kind == "status" and content["execution_state"] == "idle":
+            return shown, problems
+        if interrupt is not None and kind == "comm_msg" and _read_a_file(content):
+            interrupt()
+            interrupt = None
+        if kind == "error" or (kind == "stream" and content["name"] == "stderr"):
+            problems.append(str(content))
+        elif kind == "stream":
+            shown.append(("stream", content["text"]))
+        elif kind in ("display_data", "execute_result", "update_display_data"):
+            shown.append((",".join(sorted(content["data"])), content["data"]["text/plain"]))
+
+
+def _read_a_file(content: dict) -> bool:
+    """Whether a panel's update (a comm message) has a trace row of a finished read."""
+    trace = content.get("data", {}).get("state", {}).get("trace", [])
+    return any(row.get("tool") == "parse_file" and row.get("ok") for row in trace)

@@ -4,14 +4,17 @@ import json
 import logging
 import shutil
 import subprocess
+import threading
 import time
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import traitlets as t
 
 from fsnb.agent import Action, CitedSource, Explorer
 from fsnb.llm import ReplayLLM
+from fsnb.notebook import kernel_thread
 from fsnb.notebook.display import render
 from fsnb.notebook.widget import STATIC, ExplorePanel
 
@@ -130,13 +133,80 @@ def test_unanswered_question_falls_back_to_the_default(folder: Path):
     assert ask["result"].startswith("(no answer; the default) ") and panel.status == "done"
 
 
-def test_stop_cancels(folder: Path):
-    panel, _ = _panel(folder, _ask(), _stop())
+def test_stop_answers_from_what_was_read(folder: Path):
+    read = Action.call("parse_file", "read it", path="agreement.pdf")
+    panel, llm = _panel(folder, read, _ask(), _stop())
     _until(lambda: panel.status == "waiting")
     assert _invoke(panel, "_stop") == {"ok": True}
     result = panel.wait(30)
-    assert result is not None and result.error == "cancelled" and result.status == "cancelled"
+    assert result is not None and result.status == "done" and result.stopped
+    assert panel.status == "done" and panel.question == ""
+    assert result.documents_read == ["agreement.pdf"] and result.citations[0].verified
+    # the question got no answer, and the last step told the LLM to answer
+    ask = next(row for row in panel.trace if row["kind"] == "ask_human")
+    assert ask["result"].startswith("(no answer; the default) ")
+    assert llm.history[-1].last_step and not llm.history[-2].last_step
+    assert panel.trace[-1]["reason"].startswith("Stopped: answered from what was read.")
+    assert "stopped, then answered from what was read" in panel.record()[0]["text/plain"]
+
+
+class _StopsAsItAsks(ReplayLLM):
+    """Is told to stop while it decides to ask a question."""
+
+    explorer: Explorer
+
+    def next_action(self, conversation, notify):
+        if not conversation.turns:
+            self.explorer.stop()
+        return super().next_action(conversation, notify)
+
+
+def test_a_question_asked_after_stop_is_not_waited_for(folder: Path):
+    llm = _StopsAsItAsks([_ask(), _stop()])
+    llm.explorer = explorer = Explorer(folder, llm)
+    panel = ExplorePanel().attach(explorer, "q", ask_timeout_s=600)
+    result = panel.wait(30)
+    assert result is not None and result.status == "done" and result.stopped
+    ask = next(row for row in panel.trace if row["kind"] == "ask_human")
+    assert ask["result"].startswith("(no answer; the default) ")
+
+
+def test_stop_without_an_answer_is_cancelled(folder: Path):
+    glob = Action.call("glob", "look", pattern="*.txt")
+    panel, _ = _panel(folder, _ask(), glob, _stop())  # asked to answer, it explores on
+    _until(lambda: panel.status == "waiting")
+    panel.stop()
+    result = panel.wait(30)
+    assert result is not None and result.status == "cancelled" and not result.stopped
+    assert panel.status == "cancelled"
+
+
+def test_cancel_keeps_the_documents_read(folder: Path):
+    read = Action.call("parse_file", "read it", path="notes.txt")
+    panel, _ = _panel(folder, read, _ask(), _stop())
+    _until(lambda: panel.status == "waiting")
+    assert _invoke(panel, "_cancel") == {"ok": True}
+    result = panel.wait(30)
+    assert result is not None and result.status == "cancelled" and result.answer == ""
+    assert result.documents_read == ["notes.txt"] and result.to_dict()["documents_read"]
     assert panel.status == "cancelled" and panel.question == ""
+    text = panel.record()[0]["text/plain"]
+    assert "Cancelled before an answer.\nDocuments read: notes.txt" in text
+
+
+def test_stop_with_the_offline_backend_answers_from_what_was_read(folder: Path):
+    """Stopped as soon as the first document is read, the offline strategy answers from it."""
+    explorer = Explorer(folder, _offline())
+
+    def stop_after_the_first_read(event) -> None:
+        if getattr(event, "tool", None) == "parse_file" and event.kind == "tool_result":
+            explorer.stop()
+
+    result = explorer.run("What is the purchase price?", on_event=stop_after_the_first_read)
+    assert result.status == "done" and result.stopped
+    assert len(result.documents_read) == 1 and "$9,000,000" in result.answer
+    assert {c.path for c in result.citations} == set(result.documents_read)
+    assert all(c.verified for c in result.citations)
 
 
 def test_show_citation_replies_with_the_passage(folder: Path):
@@ -205,15 +275,18 @@ def test_page_requests_for_documents_and_scratchpad(folder: Path):
     assert panel.tables["rows"] == tables["rows"]
 
 
-def test_mimebundle_is_deterministic_and_self_contained(folder: Path, tmp_path: Path):
+def test_record_is_deterministic_and_self_contained(folder: Path, tmp_path: Path):
     bundles = []
     for _ in range(2):
         panel = ExplorePanel()
         panel.attach(Explorer(folder, _offline()), "What is the purchase price?").wait(60)
         assert panel.status == "done"
-        data, metadata = panel._repr_mimebundle_()
-        assert WIDGET_MIME in data and metadata["fsnb"]["wall_s"] > 0
-        bundles.append({k: v for k, v in data.items() if k != WIDGET_MIME})
+        view, _ = panel._repr_mimebundle_()  # the live view: the widget and one line
+        assert view["text/plain"] == "ExplorePanel: What is the purchase price? (corpus)"
+        assert set(view) == {WIDGET_MIME, "text/plain"}
+        data, metadata = panel.record()
+        assert WIDGET_MIME not in data and metadata["fsnb"]["wall_s"] > 0
+        bundles.append(data)
     assert bundles[0] == bundles[1]
     text = "\n".join(bundles[0].values())
     assert str(tmp_path) not in text and str(folder) not in text
@@ -222,6 +295,7 @@ def test_mimebundle_is_deterministic_and_self_contained(folder: Path, tmp_path: 
     assert "<table" in html and "agreement.pdf" in html and "$9,000,000" in html
     # the answer's markdown is HTML here, not raw markdown
     assert "<strong>" in html and "**" not in html and 'data-cite="1"' in html
+    assert html.startswith("<div class='fsnb-record'>")  # the panel's CSS hides it under it
     assert bundles[0]["text/plain"].startswith("What is the purchase price?\n(corpus, done)")
 
 
@@ -231,13 +305,13 @@ def _offline():
     return get_llm("offline")
 
 
-def test_bundle_before_and_after_failure(folder: Path):
+def test_record_before_and_after_failure(folder: Path):
     panel = ExplorePanel(task="q", folder="data")
-    assert "The exploration is idle." in panel._repr_mimebundle_()[0]["text/plain"]
+    assert "The exploration is idle." in panel.record()[0]["text/plain"]
     panel, _ = _panel(folder)  # the script is empty: the backend fails
     panel.wait(30)
     assert panel.status == "error" and "no more actions" in panel.error
-    markdown = panel._repr_mimebundle_()[0]["text/markdown"]
+    markdown = panel.record()[0]["text/markdown"]
     assert "Error: the replay script has no more actions" in markdown
 
 
@@ -287,6 +361,7 @@ def test_front_end_module():
     assert str(ExplorePanel._esm) == source and str(ExplorePanel._css) == css
     assert sorted(ExplorePanel._anywidget_commands) == [
         "_answer",
+        "_cancel",
         "_page",
         "_show_citation",
         "_stop",
@@ -305,3 +380,73 @@ def test_front_end_module_loads_in_node(tmp_path: Path):
     )
     out = subprocess.run(["node", str(script)], check=True, capture_output=True, text=True)
     assert json.loads(out.stdout)["keys"] == ["render"]
+
+
+class _KernelLoop:
+    """A kernel's IO loop that is busy: what is posted to it waits until it runs."""
+
+    def __init__(self) -> None:
+        self.callbacks: list = []
+
+    def add_callback(self, callback) -> None:
+        self.callbacks.append(callback)
+
+    def turn(self) -> None:
+        callbacks, self.callbacks = self.callbacks, []
+        for callback in callbacks:
+            callback()
+
+
+@pytest.fixture
+def kernel_loop(monkeypatch: pytest.MonkeyPatch) -> _KernelLoop:
+    loop = _KernelLoop()
+    monkeypatch.setattr(kernel_thread, "_io_loop", lambda: loop)
+    return loop
+
+
+def test_updates_are_sent_from_the_kernels_thread(folder: Path, kernel_loop: _KernelLoop):
+    senders: set[str] = set()
+    panel = ExplorePanel()
+    panel.observe(lambda change: senders.add(threading.current_thread().name), names=t.All)
+    read = Action.call("parse_file", "read it", path="agreement.pdf")
+    panel.attach(Explorer(folder, ReplayLLM([read, _stop()])), "What is the price?")
+    _until(lambda: not panel.running)  # the worker is done, and sent nothing itself
+    assert panel.status == "running" and panel.trace == [] and panel.answer == ""
+    assert kernel_loop.callbacks  # it asked the kernel's loop to send its updates
+    kernel_loop.turn()
+    assert panel.status == "done" and len(panel.trace) == 2 and "$9,000,000" in panel.answer
+    assert senders == {threading.main_thread().name}
+
+
+def test_wait_sends_the_updates_while_the_loop_is_busy(folder: Path, kernel_loop: _KernelLoop):
+    bound = []
+    panel = ExplorePanel()
+    panel.attach(Explorer(folder, ReplayLLM([_stop()])), "q", on_done=bound.append)
+    result = panel.wait(30)  # a --wait cell: the loop is blocked, the cell sends them
+    assert result is not None and bound == [result] and panel.status == "done"
+
+
+def test_the_record_is_updated_when_the_run_ends(
+    folder: Path, kernel_loop: _KernelLoop, monkeypatch: pytest.MonkeyPatch
+):
+    import IPython.display
+
+    shown: list[tuple[str, dict, dict]] = []
+    for name in ("display", "update_display"):
+        monkeypatch.setattr(
+            IPython.display, name, lambda data, _name=name, **kw: shown.append((_name, data, kw))
+        )
+    panel = ExplorePanel()
+    panel.attach(Explorer(folder, ReplayLLM([_stop()])), "What is the price?")
+    panel._ipython_display_()  # what IPython does with a background cell's value
+    panel.wait(30)
+    (_, view, _), (_, start, first), *updates = shown
+    assert set(view) == {WIDGET_MIME, "text/plain"}
+    assert "The exploration is running." in start["text/plain"]
+    assert first["display_id"].startswith("fsnb-record-") and first["raw"]
+    # at the end, and once more by the cell that waited (so a runner that keeps only that
+    # cell's messages saves it)
+    assert [kind for kind, _, _ in updates] == ["update_display"] * 2
+    for _, end, last in updates:
+        assert last["display_id"] == first["display_id"] and last["raw"]
+        assert end == panel.record()[0] and "$9,000,000" in end["text/markdown"]

@@ -3,7 +3,8 @@
 `Explorer.events(task)` is a generator of events whose return value is the
 `ExplorationResult`; `run` drains it, `start` runs it in a background thread. Each LLM
 call and each tool runs in a worker thread (`deadline.call_before`), so the run's timeout
-and `cancel()` hold while a call is in flight.
+and `cancel()` hold while a call is in flight. `stop()` ends a run gently: the step under
+way finishes, then one last step asks the LLM for its answer from what was read.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from fsnb.agent.citations import verify_citations
 from fsnb.agent.deadline import Interrupted, call_before
 from fsnb.agent.limits import check_question, cut_question, cut_result
 from fsnb.agent.prompts import opening_message, system_prompt
-from fsnb.agent.result import ExplorationResult
+from fsnb.agent.result import CANCELLED, ExplorationResult
 from fsnb.agent.usage import Usage, price_for
 from fsnb.documents import FolderDocuments, parse
 from fsnb.errors import AccessDenied, FsnbError
@@ -85,14 +86,27 @@ class Explorer:
         self.default_answer = default_answer
         self.registry = registry or agent_registry(use_index=use_index)
         self._cancel = threading.Event()
+        self._finish = threading.Event()
 
     @property
     def root(self) -> str:
         return str(self.sandbox.root)
 
     def cancel(self) -> None:
-        """Stop a running exploration now; an LLM call or tool in flight is not waited for."""
+        """Stop a running exploration now; an LLM call or tool in flight is not waited for.
+        The result is "cancelled", with the trace and the documents read so far."""
         self._cancel.set()
+
+    def stop(self) -> None:
+        """Stop exploring and answer with what was found: the step under way finishes, then
+        one last step asks the LLM for its answer (`ExplorationResult.stopped`). Without an
+        answer from that step the result is "cancelled"."""
+        self._finish.set()
+
+    @property
+    def stopping(self) -> bool:
+        """Whether `stop()` or `cancel()` was asked for (a question then goes unanswered)."""
+        return self._finish.is_set() or self._cancel.is_set()
 
     def run(
         self, task: str, on_event: Callable[[ev.Event], None] | None = None
@@ -126,6 +140,7 @@ class Explorer:
 
     def _events(self, task: str) -> Generator[ev.Event, None, ExplorationResult]:
         self._cancel.clear()
+        self._finish.clear()
         return (yield from _Run(self, task).drive())
 
 
@@ -156,6 +171,9 @@ class ExplorationThread(threading.Thread):
     def cancel(self) -> None:
         self.explorer.cancel()
 
+    def stop(self) -> None:
+        self.explorer.stop()
+
     def result(self, timeout: float | None = None) -> ExplorationResult | None:
         self.join(timeout)
         return self._result
@@ -170,6 +188,7 @@ class _Run:
         self.usage = Usage()
         self.events: list[ev.Event] = []
         self.read_paths: set[str] = set()
+        self.read_order: list[str] = []  # the same paths, in the order of their first read
         self.parsed_text: list[str] = []
         self.cwd = "."
         self.started = time.monotonic()
@@ -217,16 +236,23 @@ class _Run:
             documents=FolderDocuments(x.sandbox),
         )
         answer, reason, citations, error = "", "", [], None
+        stopping = False
         while not (error := self._limit_reached()):
             self.step += 1
-            convo.last_step = self.step == x.max_steps
+            stopping = x._finish.is_set()
+            convo.last_step = stopping or self.step == x.max_steps
             try:
                 action = yield from self._next_action(convo)
                 if action.kind == "stop":
                     answer, reason = action.answer or "", action.reason
+                    if stopping:
+                        reason = f"Stopped: answered from what was read. {reason}".strip()
                     citations = verify_citations(
                         answer, action.citations, x.sandbox, self.read_paths
                     )
+                    break
+                if stopping:  # asked for its answer, the LLM went on exploring
+                    error = CANCELLED
                     break
                 turn = yield from self._act(action)
             except _Stop as stop:
@@ -249,6 +275,8 @@ class _Run:
             backend=x.llm.backend,
             model=x.llm.model,
             error=error,
+            documents_read=list(self.read_order),
+            stopped=stopping and not error,
         )
         if not error:
             answer_event = ev.Answer(
@@ -406,6 +434,8 @@ class _Run:
             return
         if tool in ("parse_file", "get_document") and rel not in self.read_paths:
             self.usage.documents_parsed += 1
+        if tool != "preview_file" and rel not in self.read_order:
+            self.read_order.append(rel)
         self.read_paths.add(rel)
         if tool != "preview_file":
             self.parsed_text.append(outcome.text.lower())

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 Status = Literal["done", "error", "cancelled"]
-#: The run's error when it was stopped from outside (`Explorer.cancel()`).
+#: The run's error when it was stopped from outside (`Explorer.cancel()`, or `stop()` that
+#: got no answer).
 CANCELLED = "cancelled"
 BACKEND_NOTES = {
     "offline": "offline extractive backend: passages selected from the documents, no LLM",
@@ -28,6 +29,9 @@ BACKEND_NOTES = {
 
 @dataclass
 class ExplorationResult:
+    """What a run found. A cancelled or failed run keeps its trace and `documents_read`;
+    a `stopped` one (`Explorer.stop()`) answered from the documents read by then."""
+
     task: str
     folder: str
     answer: str
@@ -37,6 +41,10 @@ class ExplorationResult:
     backend: str = ""
     model: str = ""
     error: str | None = None
+    #: Files the agent read (parsed, or read in part), in the order of their first read.
+    documents_read: list[str] = field(default_factory=list)
+    #: Stopped from outside, then answered from what was read.
+    stopped: bool = False
 
     @property
     def ok(self) -> bool:
@@ -84,6 +92,8 @@ class ExplorationResult:
             "steps": [{k: v for k, v in s.items() if k != "result"} for s in self.steps()],
             "llm": {"backend": self.backend, "model": self.model, "note": self.backend_note},
             "error": self.error,
+            "documents_read": list(self.documents_read),
+            "stopped": self.stopped,
         }
 
     def to_json(self, **kwargs: Any) -> str:

@@ -41,5 +41,8 @@ def parse_many(
             )
 
     paths = list(paths)
-    with ThreadPoolExecutor(max_workers=workers or default_workers()) as pool:
+    pool = ThreadPoolExecutor(max_workers=workers or default_workers())
+    try:
         yield from zip(paths, pool.map(one, paths), strict=False)
+    finally:  # left early (an interrupt): files not started are dropped, not waited for
+        pool.shutdown(wait=False, cancel_futures=True)

@@ -116,7 +116,7 @@ def index_folder(
         known = {
             path: Known(*rest)
             for path, *rest in con.execute(
-                "SELECT path, size, mtime_ns, content_hash, error FROM documents "
+                "SELECT path, size, mtime_ns, content_hash, error, parser FROM documents "
                 "WHERE corpus_id = ? AND NOT deleted",
                 [cid],
             ).fetchall()
@@ -163,17 +163,19 @@ def _index(
         batches.add(entry)
     bar = _progress(len(plan.parse), report.root) if progress and plan.parse else None
     rows = {row.file: (row, digest) for row, digest in plan.parse}
-    for path, result in parse_many(list(rows), workers=workers):
-        row, digest = rows[path]
-        if isinstance(result, ParseError):
-            batches.add(Entry(row.path, row.size, row.mtime_ns, digest, result.why))
-        else:
-            batches.add(prepare(row.path, row.size, row.mtime_ns, digest, result))
+    try:
+        for path, result in parse_many(list(rows), workers=workers):
+            row, digest = rows[path]
+            if isinstance(result, ParseError):
+                batches.add(Entry(row.path, row.size, row.mtime_ns, digest, result.why))
+            else:
+                batches.add(prepare(row.path, row.size, row.mtime_ns, digest, result))
+            if bar is not None:
+                bar.update(1)
+        batches.flush()
+    finally:  # interrupted too: the bar ends saying how far it got
         if bar is not None:
-            bar.update(1)
-    batches.flush()
-    if bar is not None:
-        bar.close()
+            bar.close()
     report.deleted = sorted(set(known) - {p for p in on_disk if supported(p)})
     return plan.touched
 
@@ -275,9 +277,9 @@ def forget_folder(store: Store, folder: str | Path) -> None:
 
 
 def _progress(total: int, root: str) -> Any:
-    from tqdm.auto import tqdm
+    from fsnb.progress import bar
 
-    return tqdm(total=total, desc=f"indexing {Path(root).name}", unit="doc", leave=False)
+    return bar(total, f"indexing {Path(root).name}", "doc", "documents parsed")
 
 
 def _forget_chunks(con: duckdb.DuckDBPyConnection, cid: int, rel: str) -> None:

@@ -37,6 +37,7 @@ from fsnb.index.query import (
     query_terms,
     session,
 )
+from fsnb.progress import bar as progress_bar
 from fsnb.text import tokenize
 
 if TYPE_CHECKING:
@@ -243,9 +244,7 @@ def embed_corpus(
 
 
 def _bar(total: int, name: str) -> Any:
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, desc=f"embedding ({name})", unit="chunk", leave=False)
+    return progress_bar(total, f"embedding ({name})", "chunk", "chunks embedded")
 
 
 def has_vectors(store: Source, folder: Folder, embedder: Embedder) -> bool:

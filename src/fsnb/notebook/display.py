@@ -75,9 +75,10 @@ def citation_rows(result: ExplorationResult) -> list[dict[str, Any]]:
 def summary_line(result: ExplorationResult) -> str:
     """Steps, documents and backend: what stays the same from run to run."""
     u = result.usage
+    stopped = "; stopped, then answered from what was read" if result.stopped else ""
     return (
         f"{len(result.steps())} steps; {u.documents_scanned} documents scanned, "
-        f"{u.documents_parsed} parsed; {result.backend_note}"
+        f"{u.documents_parsed} parsed{stopped}; {result.backend_note}"
     )
 
 
@@ -104,8 +105,16 @@ class Rendering:
         if self.result is None:
             return self.error or f"The exploration is {self.status}."
         if self.error:
-            return f"Error: {self.error}"
+            return self._unanswered(self.result)
         return self._scrub(self.result.answer_with_sources())
+
+    def _unanswered(self, result: ExplorationResult) -> str:
+        """Why there is no answer, and which documents were read before the run ended."""
+        cancelled = result.status == "cancelled"
+        lines = ["Cancelled before an answer." if cancelled else f"Error: {self.error}"]
+        if result.documents_read:
+            lines.append(f"Documents read: {', '.join(result.documents_read)}")
+        return "\n".join(lines)
 
     def text(self) -> str:
         parts = [self._head(), "", self.answer()]

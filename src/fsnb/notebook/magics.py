@@ -1,4 +1,5 @@
-"""IPython magics: %%explore, %explore, %explore_index, %%explore_sql, %explore_connection.
+"""IPython magics: %%explore, %explore, %explore_index, %%explore_sql, %explore_connection,
+%explore_models. `-h` after any of them prints its help.
 
 `%load_ext fsnb` registers them. Problems the user can fix raise `UsageError` (one line,
 no traceback). Defaults come from `%config ExploreMagics.<trait> = ...`.
@@ -7,24 +8,24 @@ no traceback). Defaults come from `%config ExploreMagics.<trait> = ...`.
 from __future__ import annotations
 
 import argparse
-import re
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from IPython.core.error import UsageError
 from IPython.core.magic import (
     Magics,
-    cell_magic,
     line_cell_magic,
     line_magic,
     magics_class,
     no_var_expand,
 )
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.core.magic_arguments import argument, magic_arguments
 from IPython.utils.process import arg_split
-from traitlets import Bool, Float, Int, Unicode
-from traitlets.config.configurable import Configurable
+from traitlets import Bool, Bunch, Float, Int, TraitError, Unicode, validate
+from traitlets.config import Config, Configurable
 
 from fsnb.errors import one_line
 from fsnb.notebook.display import folder_label
@@ -33,31 +34,25 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from fsnb.agent.loop import Explorer
+    from fsnb.agent.result import ExplorationResult
     from fsnb.llm import LLM
     from fsnb.notebook.widget import ExplorePanel
 
-_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
+#: How long an interrupted `%%explore --wait` waits for its run to end.
+CANCEL_WAIT_S = 10.0
+#: `-f/--format`: how the answer is printed instead of the panel.
+FORMATS = ("markdown", "json", "text")
+_HELP = frozenset({"-h", "--help"})
+_OLLAMA_EXAMPLE = "http://localhost:11434/v1"
 
 
-def substitute(text: str, namespace: Mapping[str, Any]) -> str:
-    """Replace `{name}` with the variable's value; unknown names and stray braces stay.
+def question_from(text: str, shell: Any) -> str:
+    """The question in a cell: `# NBVAL_...` lines dropped, `$name` and `{expression}`
+    evaluated as IPython does (`fsnb.notebook.interpolation.expand`)."""
+    from fsnb.notebook.interpolation import expand
 
-    `{{` and `}}` are literal braces, as in `str.format`.
-    """
-
-    def value(match: re.Match[str]) -> str:
-        token, name = match.group(0), match.group(1)
-        if name is None:
-            return token[0]
-        return str(namespace[name]) if name in namespace else token
-
-    return _PLACEHOLDER.sub(value, text)
-
-
-def question_from(text: str, namespace: Mapping[str, Any]) -> str:
-    """The question in a cell: `# NBVAL_...` lines dropped, `{name}` substituted."""
     lines = [line for line in text.splitlines() if not line.lstrip().startswith("# NBVAL_")]
-    return substitute("\n".join(lines).strip(), namespace)
+    return expand(shell, "\n".join(lines).strip())
 
 
 def _fixable() -> tuple[type[Exception], ...]:
@@ -70,20 +65,24 @@ def _fixable() -> tuple[type[Exception], ...]:
 
 
 def _usage_error(exc: BaseException) -> UsageError:
-    message = one_line(exc, 500) or type(exc).__name__
-    if "different configuration" in message:
-        message += " (close the connection from fsnb.connect() or %explore_connection first)"
-    return UsageError(message)
+    return UsageError(one_line(exc, 500) or type(exc).__name__)
 
 
-def _parse(magic: Any, line: str) -> argparse.Namespace:
-    """Options and positionals in any order (`%explore data What is X? --wait`)."""
+def _parse(magic: Any, line: str) -> argparse.Namespace | None:
+    """A magic's arguments, options and positionals in any order (`%explore data What is X?
+    --wait`); None when the line asks for help (`-h`, `--help`), after printing it."""
     parser: argparse.ArgumentParser = magic.parser
-    return parser.parse_intermixed_args(arg_split(line, strict=False))
+    words = arg_split(line, strict=False)
+    if _HELP.intersection(words):
+        print(parser.format_help().removeprefix("::\n\n").rstrip())
+        return None
+    return parser.parse_intermixed_args(words)
 
 
-def _folder(raw: str, namespace: Mapping[str, Any]) -> str:
-    folder = substitute(raw.strip("\"'"), namespace)
+def _folder(raw: str, shell: Any) -> str:
+    from fsnb.notebook.interpolation import expand
+
+    folder = expand(shell, raw.strip("\"'"))
     if not Path(folder).expanduser().is_dir():
         msg = f"not a folder: {folder} (working directory: {Path.cwd()})"
         raise UsageError(msg)
@@ -102,9 +101,15 @@ class ExploreMagics(Magics, Configurable):
     """The fsnb magics; defaults are configurable with `%config ExploreMagics.<name> = ...`."""
 
     llm = Unicode(
-        "auto", help="Backend: auto (gemini with a key, else offline), or any of --llm's names"
+        "auto",
+        help="Backend: auto (gemini with a key, else offline), any of --llm's names, a model id"
+        " (ollama:llama3.2), or a variable holding an LLM",
     ).tag(config=True)
-    model = Unicode("", allow_none=True, help="Model (default: FSNB_MODEL)").tag(config=True)
+    model = Unicode(
+        "",
+        allow_none=True,
+        help="Model, or backend:model (default: FSNB_MODEL)",
+    ).tag(config=True)
     base_url = Unicode(
         "", help="Server of an OpenAI-compatible backend (default: OPENAI_BASE_URL)"
     ).tag(config=True)
@@ -118,19 +123,74 @@ class ExploreMagics(Magics, Configurable):
         False, help="Send secret values found in files to the LLM (default: masked)"
     ).tag(config=True)
 
+    @validate("llm")
+    def _check_llm(self, proposal: Bunch) -> str:
+        """A backend's name or a model id (`ollama:llama3.2`), or a variable holding an LLM."""
+        from fsnb.llm import registry
+
+        value = proposal.value.strip()
+        backend = value.partition(registry.SEPARATOR)[0].lower()
+        if backend in registry.names() or _holds_llm(self._ns if self.shell else {}, value):
+            return value
+        msg = (
+            f"unknown LLM backend {value!r}; choose one of: {', '.join(registry.names())}, "
+            "a model id such as ollama:llama3.2 (see %explore_models), or the name of a "
+            "variable holding an LLM object"
+        )
+        raise TraitError(msg)
+
+    @validate("base_url")
+    def _check_base_url(self, proposal: Bunch) -> str:
+        value = proposal.value.strip()
+        if value and urlsplit(value).scheme not in ("http", "https"):
+            msg = f"base_url must be an http(s) URL such as {_OLLAMA_EXAMPLE}, not {value!r}"
+            raise TraitError(msg)
+        return value
+
+    @validate("max_steps")
+    def _check_steps(self, proposal: Bunch) -> int:
+        if proposal.value < 1:
+            msg = f"max_steps must be at least 1, not {proposal.value}"
+            raise TraitError(msg)
+        return proposal.value
+
+    @validate("timeout_s", "ask_timeout_s")
+    def _check_seconds(self, proposal: Bunch) -> float:
+        if not proposal.value > 0:  # NaN too
+            msg = f"{proposal.trait.name} must be a number of seconds above 0, not {proposal.value}"
+            raise TraitError(msg)
+        return proposal.value
+
     def __init__(self, shell: Any) -> None:
-        Configurable.__init__(self, config=shell.config)
-        Magics.__init__(self, shell=shell)
+        Magics.__init__(self, shell=shell, parent=None)  # the defaults, then the shell's config
+        self._load_shell_config(shell.config)
         others = [c for c in shell.configurables if type(c).__name__ != type(self).__name__]
         shell.configurables[:] = [*others, self]  # %reload_ext must not leave a stale copy
+        self.panel: ExplorePanel | None = None  # the latest %explore's panel
+
+    def _load_shell_config(self, config: Config) -> None:
+        """The shell's `%config ExploreMagics.<trait>` values, one by one: the shell keeps
+        even a value that was refused when set, which is dropped here (said in one line)."""
+        section = config.get(type(self).__name__, {})
+        for name, value in list(section.items()):
+            try:
+                self.update_config(Config({type(self).__name__: {name: value}}))
+            except TraitError as exc:
+                del section[name]
+                print(f"fsnb: %config {type(self).__name__}.{name} ignored: {exc}", file=sys.stderr)
 
     @no_var_expand
     @line_cell_magic
     @magic_arguments()
     @argument("folder", nargs="?", default=".", help="folder to explore (default: .)")
     @argument("words", nargs="*", help="the question (line form; in a cell, the cell body)")
-    @argument("--llm", default=None, help="a backend's name, or a variable holding an LLM")
-    @argument("--model", default=None, help="model (default: FSNB_MODEL)")
+    @argument(
+        "--llm",
+        default=None,
+        help="a backend's name, a model id (ollama:llama3.2; see %%explore_models), or a"
+        " variable holding an LLM",
+    )
+    @argument("--model", default=None, help="model, or backend:model (default: FSNB_MODEL)")
     @argument("--base-url", default=None, help="server of an OpenAI-compatible backend")
     @argument("--use-index", action="store_true", help="use the folder's index tools")
     @argument("--max-steps", type=int, default=None, help="step budget")
@@ -138,19 +198,34 @@ class ExploreMagics(Magics, Configurable):
     @argument("--db", default=None, help="index file")
     @argument("--wait", action="store_true", help="block until the answer is there")
     @argument("-o", "--out", default=None, help="variable that receives the ExplorationResult")
-    def explore(self, line: str, cell: str | None = None) -> ExplorePanel:
+    @argument(
+        "-f",
+        "--format",
+        choices=FORMATS,
+        default=None,
+        metavar="FORMAT",
+        help="markdown, json or text: print the answer in that form instead of the panel"
+        " (blocks until the end)",
+    )
+    def explore(self, line: str, cell: str | None = None) -> ExplorePanel | None:
         """Explore FOLDER to answer the question; shows a live panel.
 
         Cell form: `%%explore FOLDER [options]` with the question as the cell body.
-        Line form: `%explore FOLDER question words... [options]`. `{name}` takes a
-        variable's value. The run goes on in the background unless `--wait`; `_explore`
-        (and `-o VAR`) receive the ExplorationResult when it ends.
+        Line form: `%explore FOLDER question words... [options]`. `$name` and `{expression}`
+        take Python values, as in IPython's `!` lines (`$$` and `{{ }}` stay literal).
+        The run goes on in the background unless `--wait` or `-f`; `_explore` (and
+        `-o VAR`) receive the ExplorationResult when it ends.
         """
         args = _parse(self.explore, line)
+        if args is None:  # -h: the help was printed
+            return None
         if cell is not None and args.words:
             msg = "%%explore takes the question from the cell body; the line has only FOLDER"
             raise UsageError(msg)
-        question = question_from(" ".join(args.words) if cell is None else cell, self._ns)
+        question = question_from(" ".join(args.words) if cell is None else cell, self.shell)
+        if args.format:
+            self._print_answer(args, question)
+            return None
         return self._run(args, question)
 
     @no_var_expand
@@ -158,22 +233,44 @@ class ExploreMagics(Magics, Configurable):
     @magic_arguments()
     @argument("folder", help="folder to index (incrementally)")
     @argument("--db", default=None, help="index file")
-    def explore_index(self, line: str) -> pd.DataFrame:
+    def explore_index(self, line: str) -> pd.DataFrame | None:
         """Index FOLDER with a progress bar; returns the changed files as a DataFrame."""
-        args = parse_argstring(self.explore_index, line)
-        return index_folder(_folder(args.folder, self._ns), args.db or self.db or None)
+        args = _parse(self.explore_index, line)
+        if args is None:
+            return None
+        return index_folder(_folder(args.folder, self.shell), args.db or self.db or None)
 
-    @cell_magic
+    @no_var_expand
+    @line_cell_magic
     @magic_arguments()
     @argument("-o", "--out", default=None, help="variable that receives the DataFrame")
     @argument("--db", default=None, help="index file")
     @argument("--folder", default=None, help="see only this folder's index and scratchpad")
-    def explore_sql(self, line: str, cell: str) -> pd.DataFrame:
-        """Run one SELECT (read-only) over the index and the scratchpad; returns a DataFrame."""
-        args = parse_argstring(self.explore_sql, line)
+    @argument("sql", nargs="*", help="the query (line form; in a cell, the cell body)")
+    def explore_sql(self, line: str, cell: str | None = None) -> pd.DataFrame | None:
+        """Run one SELECT (read-only) over the index and the scratchpad; returns a DataFrame.
+
+        Cell form: `%%explore_sql [options]` with the query as the cell body. Line form:
+        `%explore_sql [options] SELECT ...`. `$var` and `{expr}` put Python values into
+        the SQL text (IPython's interpolation); `:name` binds the variable `name` as a
+        query parameter instead (a value, never SQL: `WHERE path = :path`).
+        """
+        from fsnb.notebook.interpolation import expand
+        from fsnb.notebook.sql_text import split_line
+
+        options, query = split_line(line)
+        if cell is not None:
+            if query:
+                msg = f"%%explore_sql takes the query from the cell body, not {query!r}"
+                raise UsageError(msg)
+            query = cell
+        args = _parse(self.explore_sql, options)
+        if args is None:  # -h: the help was printed
+            return None
         out = _name(args.out)
-        folder = _folder(args.folder, self._ns) if args.folder else None
-        frame = run_sql(cell, args.db or self.db or None, folder)
+        folder = _folder(args.folder, self.shell) if args.folder else None
+        sql = expand(self.shell, query)
+        frame = run_sql(sql, args.db or self.db or None, folder, self._ns)
         if out:
             self._ns[out] = frame
         return frame
@@ -185,11 +282,32 @@ class ExploreMagics(Magics, Configurable):
         """A read-only DuckDB connection to the index, e.g. for `%sql conn --alias fsnb`."""
         from fsnb.notebook.connection import connect
 
-        args = parse_argstring(self.explore_connection, line)
+        args = _parse(self.explore_connection, line)
+        if args is None:
+            return None
         try:
-            return connect(args.db or self.db or None)
+            return connect(args.db or self.db or None, origin="%explore_connection")
         except _fixable() as exc:
             raise _usage_error(exc) from None
+
+    @line_magic
+    @magic_arguments()
+    @argument(
+        "--base-url",
+        default=None,
+        help="server to ask for its models (default: ExploreMagics.base_url, OPENAI_BASE_URL,"
+        " Ollama's local one)",
+    )
+    @argument("--timeout", type=float, default=2.0, help="seconds a server may take to answer")
+    def explore_models(self, line: str) -> pd.DataFrame | None:
+        """The backends and their models, one row per model id (for --llm or --model), with
+        what each needs (a key, a server) and whether it is available now."""
+        from fsnb.llm import catalog
+
+        args = _parse(self.explore_models, line)
+        if args is None:
+            return None
+        return catalog.frame(args.base_url or self.base_url or None, args.timeout)
 
     # -- the command behind %explore ---------------------------------------------------
 
@@ -197,14 +315,19 @@ class ExploreMagics(Magics, Configurable):
     def _ns(self) -> dict[str, Any]:
         return self.shell.user_ns
 
-    def _run(self, args: argparse.Namespace, question: str) -> ExplorePanel:
+    def _run(self, args: argparse.Namespace, question: str) -> ExplorePanel | None:
+        """Start the run in a panel. In the background the panel is the cell's value (shown
+        with its static record). With `--wait` the panel shows at once and the cell blocks
+        until the run ends, then shows the record; an interrupt cancels the run, binds what
+        it found and says so in one line."""
+        from fsnb.notebook.kernel_thread import noting_interrupts
         from fsnb.notebook.widget import ExplorePanel
 
         if not question:
             msg = "no question: write it in the cell below %%explore FOLDER (or after FOLDER)"
             raise UsageError(msg)
         out = _name(args.out)
-        folder = _folder(args.folder, self._ns)
+        folder = _folder(args.folder, self.shell)
         explorer = self._explorer(folder, args)
         ns = self._ns
 
@@ -213,21 +336,45 @@ class ExploreMagics(Magics, Configurable):
             if out:
                 ns[out] = result
 
-        panel = ExplorePanel(folder=folder_label(folder))
-        panel.attach(
-            explorer,
-            question,
-            answer_questions=not args.wait,
-            ask_timeout_s=self.ask_timeout_s,
-            on_done=bind,
-        )
-        if args.wait:
-            try:
-                panel.wait()
-            except KeyboardInterrupt:
-                panel.stop()
-                panel.wait(30)
-        return panel
+        self.panel = panel = ExplorePanel(folder=folder_label(folder))
+        panel.attach(explorer, question, ask_timeout_s=self.ask_timeout_s, on_done=bind)
+        if not args.wait:
+            return panel
+        with noting_interrupts() as interrupted:
+            panel.display_view()
+            panel.wait(until=interrupted)
+            if interrupted.is_set():
+                panel.cancel()
+                interrupted.clear()  # a second interrupt stops waiting for the cancel
+                result = panel.wait(CANCEL_WAIT_S, until=interrupted)
+                print(_interrupted_line(result, out))
+        panel.display_record()
+        return None
+
+    def _print_answer(self, args: argparse.Namespace, question: str) -> None:
+        """`-f FORMAT`: run to the end in this cell, no panel; bind the result as the panel
+        would and print it in that form. An interrupt cancels the run (one line on stderr)."""
+        from fsnb.notebook.kernel_thread import noting_interrupts
+
+        if not question:
+            msg = "no question: write it in the cell below %%explore FOLDER (or after FOLDER)"
+            raise UsageError(msg)
+        out = _name(args.out)
+        run = self._explorer(_folder(args.folder, self.shell), args).start(question)
+        with noting_interrupts() as interrupted:
+            while run.is_alive() and not interrupted.is_set():
+                run.join(0.1)
+            if interrupted.is_set():
+                run.cancel()
+                run.join(CANCEL_WAIT_S)
+        result = run.result(0)
+        if result is not None:
+            self._ns["_explore"] = result
+            if out:
+                self._ns[out] = result
+            print(formatted(result, args.format))
+        if interrupted.is_set():
+            print(_interrupted_line(result, out), file=sys.stderr)
 
     def _explorer(self, folder: str, args: argparse.Namespace) -> Explorer:
         from fsnb.agent.loop import Explorer
@@ -263,30 +410,73 @@ class ExploreMagics(Magics, Configurable):
                 msg = f"--llm {name}: that variable holds no LLM backend (it has no next_action)"
                 raise UsageError(msg)
             return value
-        if name.lower() not in names:
+        try:
+            backend, model_name = registry.split_id(name, model or None)  # ollama:llama3.2
+        except ValueError as exc:
+            raise UsageError(one_line(exc)) from None
+        if backend not in names:
             msg = (
                 f"unknown LLM backend {name!r}; choose one of: {', '.join(names)} "
                 "(or name a variable holding an LLM object)"
             )
             raise UsageError(msg)
         try:
-            return get_llm(name.lower(), model=model or None, base_url=base_url or None)
+            return get_llm(backend, model=model_name, base_url=base_url or None)
         except MissingKey as exc:
-            variables = registry.key_variables(name)
+            variables = registry.key_variables(backend)
             hint = f" (in a notebook: %env {variables[0]}=...)" if variables else ""
             raise UsageError(one_line(exc) + hint) from None
         except _fixable() as exc:
             raise _usage_error(exc) from None
 
 
-def index_folder(folder: str, db: str | None = None) -> pd.DataFrame:
-    """Index `folder` with a progress bar; print a one-line summary; return what changed."""
+def _holds_llm(namespace: Mapping[str, Any], name: str) -> bool:
+    """Whether `name` is a variable holding an LLM backend (an object with `next_action`)."""
+    return name.isidentifier() and hasattr(namespace.get(name), "next_action")
+
+
+def formatted(result: ExplorationResult, form: str) -> str:
+    """A result as `-f` prints it: markdown (the question, the answer, its sources and a
+    summary), json (`ExplorationResult.to_json`), or text (the answer and its sources)."""
+    if form == "json":
+        return result.to_json(indent=2)
+    if form == "markdown":
+        return result._repr_markdown_()
+    error = f"Error: {result.error}" if result.error else ""
+    return "\n\n".join(part for part in (result.answer_with_sources(), error) if part)
+
+
+def _interrupted_line(result: Any, out: str | None) -> str:
+    """The one line an interrupted `%%explore --wait` prints."""
+    if result is None:
+        return "Interrupted: the exploration is being cancelled in the background."
+    read = len(result.documents_read)
+    return (
+        f"Interrupted: the exploration was cancelled after {len(result.steps())} steps "
+        f"({read} document{'s' if read != 1 else ''} read); "
+        f"{out or '_explore'} holds what it found."
+    )
+
+
+def index_folder(folder: str, db: str | None = None) -> pd.DataFrame | None:
+    """Index `folder` with a progress bar; print a one-line summary; return what changed.
+
+    Interrupted, it keeps the batches already committed, says how far it got and returns
+    None (running it again goes on from there)."""
     from fsnb.index import Index
 
+    index = Index(db)
     try:
-        report = Index(db).add_folder(folder, progress=True)
+        report = index.add_folder(folder, progress=True)
     except _fixable() as exc:
         raise _usage_error(exc) from None
+    except KeyboardInterrupt:
+        try:
+            where = index.indexing(folder) or "indexing interrupted"
+        except _fixable():  # the file is busy: say so without the count
+            where = "indexing interrupted"
+        print(f"Interrupted: {where}; %explore_index {folder_label(folder)} goes on from there")
+        return None
     counts = report.counts()
     names = ("added", "updated", "unchanged", "deleted", "failed", "skipped")
     print(f"Indexed {folder_label(folder)}: " + ", ".join(f"{counts[k]} {k}" for k in names))
@@ -295,19 +485,34 @@ def index_folder(folder: str, db: str | None = None) -> pd.DataFrame:
     return frame
 
 
-def run_sql(query: str, db: str | None = None, folder: str | None = None) -> pd.DataFrame:
-    """One guarded SELECT over the index (`Index.sql`), confined to `folder` when given."""
+def run_sql(
+    query: str,
+    db: str | None = None,
+    folder: str | None = None,
+    namespace: Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
+    """One guarded SELECT over the index (`Index.sql`), confined to `folder` when given;
+    with a `namespace`, each `:name` is bound to that variable's value."""
     from fsnb.index import Index
+    from fsnb.notebook.sql_text import bind
 
     if not query.strip():
-        msg = "no SQL: write the query in the cell below %%explore_sql"
+        msg = "no SQL: write the query after %explore_sql, or in the cell below %%explore_sql"
         raise UsageError(msg)
     index = Index(db)
     if not index.path.is_file():
         msg = f"no index at {index.path} yet: run %explore_index FOLDER first"
         raise UsageError(msg)
+    params: dict[str, Any] = {}
+    if namespace is not None:
+        try:
+            query, params = bind(query, namespace)
+        except KeyError as exc:
+            name = exc.args[0]
+            msg = f"no variable {name!r} to bind to :{name} (write :: for a cast)"
+            raise UsageError(msg) from None
     try:
-        return index.sql(query, folder)
+        return index.sql(query, folder, params=params or None)
     except _fixable() as exc:
         raise _usage_error(exc) from None
 

@@ -32,8 +32,8 @@ function icon(name) {
 }
 
 const STATUS_TEXT = {
-  idle: "idle", running: "running…", waiting: "waiting for you", done: "done",
-  error: "error", cancelled: "cancelled",
+  idle: "idle", running: "running…", waiting: "waiting for you", stopping: "stopping: answering from what was read…",
+  done: "done", error: "error", cancelled: "cancelled",
 };
 
 // -- helpers ------------------------------------------------------------------------------
@@ -92,6 +92,42 @@ function table(columns, rows, onRowClick) {
   return h("table", { class: "fsnb-table" }, h("thead", {}, head), h("tbody", {}, body));
 }
 
+/** JupyterLab's page configuration (its base URL and root folder), or null elsewhere. */
+function jupyterConfig() {
+  const node = document.getElementById("jupyter-config-data");
+  if (!node) return null;
+  try { return JSON.parse(node.textContent); } catch { return null; }
+}
+
+/** The URL that opens `file` (an absolute path from the kernel) in JupyterLab, or null when
+ *  this page is not JupyterLab's or the file lies outside its root folder. */
+export function labUrl(file) {
+  const config = jupyterConfig();
+  if (!file || !config || !config.serverRoot || typeof config.baseUrl !== "string") return null;
+  const slashed = (path) => path.replace(/\\/g, "/").replace(/\/+$/, "");
+  const root = slashed(config.serverRoot);
+  const path = slashed(file);
+  if (!path.startsWith(`${root}/`)) return null;
+  const relative = path.slice(root.length + 1).split("/").map(encodeURIComponent).join("/");
+  return `${config.baseUrl.replace(/\/?$/, "/")}lab/tree/${relative}`;
+}
+
+/** Copy `text` and say so on `button`; where the clipboard is refused (an insecure page, a
+ *  webview), the button becomes a field holding `text`, selected, for Ctrl+C. */
+function copyText(text, button) {
+  const clipboard = window.isSecureContext && navigator.clipboard;
+  (clipboard ? clipboard.writeText(text) : Promise.reject(new Error("no clipboard")))
+    .then(() => {
+      button.textContent = "copied";
+      setTimeout(() => { button.textContent = "copy path"; }, 1500);
+    })
+    .catch(() => {
+      const field = h("input", { type: "text", class: "fsnb-path-field", value: text, readonly: true, "aria-label": "path of the cited file" });
+      button.replaceWith(field);
+      field.select();
+    });
+}
+
 // -- the widget ---------------------------------------------------------------------------
 
 let views = 0; // ids that tie a trace row to its detail (aria-controls)
@@ -107,10 +143,13 @@ export default {
     let scratchTable = null;
 
     const status = h("span", { class: "fsnb-status", "data-testid": "fsnb-status" });
+    // Stop: the agent finishes its step and answers from what it read; while it does, the
+    // same button cancels at once (no answer; the trace and the documents read are kept).
     const stop = h("button", { type: "button", class: "fsnb-stop", "data-testid": "fsnb-stop", text: "Stop",
       onclick: () => {
+        const name = model.get("status") === "stopping" ? "_cancel" : "_stop";
         stop.disabled = true;
-        request(experimental, "_stop", {}, 10000).catch((err) => { stop.disabled = false; console.warn(`fsnb: stop failed: ${errorText(err)}`); });
+        request(experimental, name, {}, 10000).catch((err) => { stop.disabled = false; console.warn(`fsnb: ${name} failed: ${errorText(err)}`); });
       } });
     const meta = h("div", { class: "fsnb-meta" });
     const header = h("header", { class: "fsnb-header" },
@@ -151,6 +190,20 @@ export default {
       else sources.append(box);
     }
 
+    // The cited file: an "open" link in JupyterLab; elsewhere (VS Code, Colab, a saved page)
+    // its path to copy, the absolute one once the kernel has sent it.
+    function fileAction(src) {
+      if (!src.path) return null;
+      const url = labUrl(src.file);
+      if (url) {
+        return h("a", { class: "fsnb-open", href: url, target: "_blank", rel: "noopener noreferrer", title: `open ${src.path} in JupyterLab`, "data-testid": "fsnb-open", text: "open" });
+      }
+      const folder = model.get("folder") || ".";
+      const path = src.file || (folder === "." ? src.path : `${folder.replace(/\/+$/, "")}/${src.path}`);
+      const copy = h("button", { type: "button", class: "fsnb-copy", title: path, "data-testid": "fsnb-copy", text: "copy path", onclick: () => copyText(path, copy) });
+      return copy;
+    }
+
     function showCitation(n, anchor) {
       const cite = (model.get("citations") || []).find((c) => String(c.id) === String(n));
       openCitation = n;
@@ -170,8 +223,8 @@ export default {
       }
       const flag = cite && !cite.verified ? h("span", { class: "fsnb-unverified", text: `unverified: ${cite.problem}` }) : null;
       const note = ctx && ctx.error ? h("div", { class: "fsnb-note", text: `The passage's context could not be loaded: ${ctx.error}` }) : null;
-      box.replaceChildren(h("div", { class: "fsnb-citation-head" }, h("b", { text: `[${n}]` }), h("span", { text: where }), flag,
-        h("button", { type: "button", class: "fsnb-close", "aria-label": "close", text: "×", onclick: () => { box.hidden = true; openCitation = null; } })), quote, note);
+      box.replaceChildren(h("div", { class: "fsnb-citation-head" }, h("b", { text: `[${n}]` }), h("span", { class: "fsnb-citation-where", text: where }), fileAction(src), flag,
+        h("button", { type: "button", class: "fsnb-close", "aria-label": "close", text: "×", onclick: () => { box.hidden = true; openCitation = null; } })), quote, ...(note ? [note] : []));
       if (cite && !ctx) {
         contexts.set(String(n), { pending: true });
         request(experimental, "_show_citation", { id: Number(n) })
@@ -196,8 +249,10 @@ export default {
       status.textContent = STATUS_TEXT[s] || s;
       status.dataset.status = s;
       panel.dataset.status = s;
-      stop.hidden = !(s === "running" || s === "waiting");
-      if (stop.hidden) stop.disabled = false;
+      stop.hidden = !(s === "running" || s === "waiting" || s === "stopping");
+      stop.disabled = false;
+      stop.textContent = s === "stopping" ? "Cancel" : "Stop";
+      stop.title = s === "stopping" ? "Cancel now, without an answer" : "Stop exploring and answer from what was read";
       const message = model.get("error");
       error.hidden = !message;
       error.replaceChildren(...(message ? [icon("warn"), ` ${message}`] : []));

@@ -1,0 +1,137 @@
+"""Saved and exported notebooks show the answers: nbconvert, executed, offline.
+
+A notebook with a background `%%explore`, a `--wait` one and `%explore_index` is executed
+with `jupyter nbconvert --execute` (a real kernel; the network guard is on its
+PYTHONPATH), then exported to HTML and to Markdown. What a reader sees there (the text
+outside scripts) must hold each answer and its citations: the widget view cannot render
+without a widget front end, so each run leaves a static record, updated when it ends.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import nbformat
+import pytest
+from conftest import DATA
+
+from fsnb.agent import ExplorationResult, Explorer
+from fsnb.llm import get_llm
+
+pytestmark = pytest.mark.slow
+
+BACKGROUND = "What is the total purchase price?"
+WAITED = "When was the NDA signed?"
+
+
+def _code(source: str) -> dict:
+    return {"cell_type": "code", "metadata": {}, "source": source, "outputs": [],
+            "execution_count": None}  # fmt: skip
+
+
+def _notebook(corpus: Path, large: Path) -> dict:
+    cells = [
+        "%load_ext fsnb",
+        f"%%explore {corpus} --llm offline -o bg\n{BACKGROUND}",
+        "bg_panel = _",
+        f"%%explore {corpus} --llm offline --wait -o fg\n{WAITED}",
+        "bg_panel.wait(120)\nprint(bg.status, fg.status)",
+        f"%explore_index {large}",
+    ]
+    return {
+        "cells": [_code(source) for source in cells],
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def _nbconvert(tmp_path: Path, *args: str) -> None:
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    command = [sys.executable, "-m", "jupyter", "nbconvert", *args]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=400)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+class _Visible(HTMLParser):
+    """The text a browser shows: everything outside script and style elements."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self._hidden += tag in ("script", "style")
+
+    def handle_endtag(self, tag: str) -> None:
+        self._hidden -= tag in ("script", "style") and self._hidden > 0
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def _visible(markup: str) -> str:
+    parser = _Visible()
+    parser.feed(markup)
+    return _words(" ".join(parser.parts))
+
+
+def _words(text: str) -> str:
+    return " ".join(html.unescape(text).split())
+
+
+def _answer_lines(result: ExplorationResult) -> list[str]:
+    """The answer's statements as plain text: markdown markers and citation marks dropped."""
+    lines = []
+    for line in result.answer.splitlines():
+        text = re.sub(r"\[\d+\]|\*\*|^\s*[-*]\s+|^_|_$", "", line).strip()
+        if text:
+            lines.extend(_words(part) for part in re.split(r"\s{2,}", text) if part.strip())
+    return lines
+
+
+def _expect(question: str) -> ExplorationResult:
+    result = Explorer(DATA / "test_acquisition", get_llm("offline")).run(question)
+    assert result.ok and result.citations
+    return result
+
+
+def test_executed_notebook_exports_with_the_answers(tmp_path: Path):
+    corpus, large = DATA / "test_acquisition", DATA / "large_acquisition"
+    (tmp_path / "explore.ipynb").write_text(json.dumps(_notebook(corpus, large)))
+    _nbconvert(tmp_path, "--to", "notebook", "--execute", "explore.ipynb",
+               "--output", "executed.ipynb")  # fmt: skip
+    executed = nbformat.read(tmp_path / "executed.ipynb", as_version=4)
+    outputs = [cell.outputs for cell in executed.cells]
+    assert "done done" in "".join(o.get("text", "") for o in outputs[4])
+    index_text = json.dumps(outputs[5])
+    assert "25 of 25 documents" in index_text and "0%" not in index_text  # the final state
+
+    _nbconvert(tmp_path, "--to", "html", "executed.ipynb")
+    _nbconvert(tmp_path, "--to", "markdown", "executed.ipynb")
+    exports = {
+        "html": _visible((tmp_path / "executed.html").read_text()),
+        "markdown": _visible((tmp_path / "executed.md").read_text()),
+    }
+    for question in (BACKGROUND, WAITED):
+        expected = _expect(question)
+        for name, text in exports.items():
+            assert _words(question) in text, name
+            for line in _answer_lines(expected):
+                assert line in text, (name, line)
+            for cite in expected.citations:
+                assert cite.path in text and _words(cite.quote) in text, (name, cite)
+    for name, text in exports.items():
+        assert "The exploration is running." not in text, name
