@@ -42,6 +42,8 @@ BY_NAME: dict[str, Any] = {
 BY_TOOL: dict[tuple[str, str], Any] = {
     ("grep", "pattern"): "purchase price",
     ("read", "path"): NOTES,
+    ("browse_directory", "path"): ".",
+    ("tree", "path"): ".",
 }
 BY_TYPE: dict[str, Any] = {
     "string": "purchase price",

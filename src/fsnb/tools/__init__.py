@@ -9,6 +9,13 @@ from fsnb.protocol.outcome import ToolOutcome
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import glob, grep, parse_file, preview_file, read, scan_folder
 from fsnb.tools.indexed import INDEX_TOOLS, get_document, list_indexed_documents, semantic_search
+from fsnb.tools.navigator import (
+    NAVIGATOR_TOOLS,
+    browse_directory,
+    file_info,
+    find_files,
+    tree,
+)
 from fsnb.tools.registry import Registry, Tool, tool
 from fsnb.tools.scratch import (
     SCRATCH_TOOLS,
@@ -29,21 +36,27 @@ def file_registry() -> Registry:
 
 def agent_registry(*, use_index: bool = False) -> Registry:
     """The agent's tools: files and scratchpad, plus the indexed tools with `use_index`."""
-    return Registry(FILE_TOOLS + (INDEX_TOOLS if use_index else []) + SCRATCH_TOOLS)
+    return Registry(
+        FILE_TOOLS + NAVIGATOR_TOOLS + (INDEX_TOOLS if use_index else []) + SCRATCH_TOOLS
+    )
 
 
 __all__ = [
     "FILE_TOOLS",
     "INDEX_TOOLS",
+    "NAVIGATOR_TOOLS",
     "SCRATCH_TOOLS",
     "Registry",
     "Tool",
     "ToolContext",
     "ToolOutcome",
     "agent_registry",
+    "browse_directory",
     "create_table",
     "drop_table",
+    "file_info",
     "file_registry",
+    "find_files",
     "get_document",
     "glob",
     "grep",
@@ -57,4 +70,5 @@ __all__ = [
     "scan_folder",
     "semantic_search",
     "tool",
+    "tree",
 ]
