@@ -20,11 +20,13 @@ NETGUARD = Path(__file__).resolve().parent / "netguard"
 sys.path.insert(0, str(NETGUARD))
 import sitecustomize as netguard  # noqa: E402  (tests/netguard/sitecustomize.py)
 
-_NETLOG = Path(tempfile.mkstemp(prefix="fsnb-netguard-", suffix=".log")[1])
-os.environ[netguard.LOG_VARIABLE] = str(_NETLOG)
-os.environ["PYTHONPATH"] = os.pathsep.join(
-    [str(NETGUARD), *filter(None, [os.environ.get("PYTHONPATH")])]
-)
+if not os.environ.get(netguard.LOG_VARIABLE):  # once, even if conftest is imported twice
+    os.environ[netguard.LOG_VARIABLE] = tempfile.mkstemp(prefix="fsnb-netguard-", suffix=".log")[1]
+_NETLOG = Path(os.environ[netguard.LOG_VARIABLE])
+if str(NETGUARD) not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(NETGUARD), *filter(None, [os.environ.get("PYTHONPATH")])]
+    )
 netguard.install()
 
 

@@ -198,6 +198,10 @@ def _hostile_script(a: Path, b: Path, schema_b: str) -> list[Action]:
             call("preview_file", "escape", path=path),
             call("get_document", "escape", path=path),
             call("grep", "escape", pattern="ZEBRA", path=path),
+            call("file_info", "escape", path=path),
+            call("browse_directory", "escape", path=str(Path(path).parent)),
+            call("tree", "escape", path=str(Path(path).parent)),
+            call("find_files", "escape", query="secret", scope=str(Path(path).parent)),
         ]
     actions += [
         call("scan_folder", "escape", folder="../corpus_b"),
@@ -206,6 +210,8 @@ def _hostile_script(a: Path, b: Path, schema_b: str) -> list[Action]:
         call("glob", "escape", pattern="../corpus_b/*"),
         call("glob", "escape", pattern=str(b) + "/*"),
         call("glob", "everything in reach", pattern="**/*secret*"),
+        call("find_files", "everything in reach", query="ZEBRA codename", search_type="content"),
+        call("tree", "everything in reach", max_depth="9"),
         call("semantic_search", "search B's words", query="zebra launch codes codename"),
         call("semantic_search", "filter trick", query="codes", filter="path=../corpus_b/plan.md"),
         call("list_indexed_documents", "list everything"),

@@ -7,6 +7,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from conftest import make_pdf
 
@@ -215,3 +216,101 @@ def test_a_locked_database_waits_then_says_so(tmp_path: Path):
     finally:
         holder.kill()
         holder.wait()
+
+
+def _tree(root: Path) -> Path:
+    for rel, data in {
+        "a/b/photo.JPG": b"\xff\xd8jpeg",
+        "a/report.pdf.gz": b"gz",
+        "README": b"read me",
+        ".hidden": b"h",
+        "notes.txt": b"some notes",
+        "keys/server.pem": b"key",
+        ".env": b"A=1",
+        "node_modules/x.js": b"x",
+        "ignored/dir/file.dat": b"i",
+        "data/table.csv": b"a,b\n1,2\n",
+    }.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(data)
+    (root / ".fsnbignore").write_text("ignored\n")
+    (root / "link.txt").symlink_to(root / "notes.txt")
+    os.mkfifo(root / "pipe")
+    return root
+
+
+def test_the_file_index_holds_every_file_with_its_columns(index: Index, tmp_path: Path):
+    root = _tree(tmp_path / "tree")
+    report = index.add_folder(root, progress=False)
+    files = index.files(root).set_index("path")
+    assert set(files.index) == {
+        "a/b/photo.JPG", "a/report.pdf.gz", "README", ".hidden", "notes.txt", "data/table.csv",
+    }  # fmt: skip
+    assert report.skipped == 3  # server.pem (blocked), .env (skipped), link.txt (a symlink)
+    photo = files.loc["a/b/photo.JPG"]
+    assert (photo["name"], photo["extension"], photo["category"], photo["mime"]) == (
+        "photo.JPG", ".jpg", "image", "image/jpeg",
+    )  # fmt: skip
+    assert (photo["parent"], photo["depth"], photo["size"]) == ("a/b", 2, 6)
+    assert photo["mtime_ns"] == (root / "a/b/photo.JPG").stat().st_mtime_ns
+    assert files.loc["a/report.pdf.gz", ["extension", "category"]].tolist() == [".gz", "archive"]
+    readme = files.loc["README"]
+    assert (readme["extension"], readme["parent"], readme["depth"]) == ("", ".", 0)
+    assert pd.isna(readme["mime"])  # no guess from the name
+    assert files.loc[".hidden", "extension"] == ""
+    assert files.loc["notes.txt", ["category", "mime"]].tolist() == ["text", "text/plain"]
+    assert files.loc["data/table.csv", "category"] == "document"
+
+
+def test_a_rescan_writes_only_the_files_that_changed(
+    index: Index, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    from fsnb.index import pipeline
+
+    root = _tree(tmp_path / "tree")
+    writes: list[tuple[int, int]] = []
+    real = pipeline.store_files
+    monkeypatch.setattr(pipeline, "store_files", lambda *a: writes.append(real(*a)) or writes[-1])
+    index.add_folder(root, progress=False)
+    index.add_folder(root, progress=False)
+    assert writes == [(6, 0), (0, 0)]  # (inserted, deleted): the unchanged tree writes nothing
+
+    (root / "README").write_bytes(b"read me, now longer")
+    (root / "a/b/photo.JPG").unlink()
+    (root / "a/new.png").write_bytes(b"png")
+    index.add_folder(root, progress=False)
+    assert writes[-1] == (2, 2)  # README replaced, new.png in, photo.JPG out
+    files = index.files(root).set_index("path")
+    assert "a/b/photo.JPG" not in files.index
+    assert files.loc["README", "size"] == len(b"read me, now longer")
+    assert files.loc["a/new.png", ["category", "mime"]].tolist() == ["image", "image/png"]
+
+
+def test_the_files_of_an_older_index_get_their_mime_type(tmp_path: Path):
+    import duckdb
+
+    from fsnb.index.store import MIGRATIONS
+
+    root = tmp_path / "tree"
+    root.mkdir()
+    (root / "page.html").write_text("<p>hi</p>")
+    (root / "photo.png").write_bytes(b"png")
+    db = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    for version, sql in enumerate(MIGRATIONS[:3], start=1):
+        con.execute(sql)
+        con.execute("INSERT INTO schema_version VALUES (?)", [version])
+    con.execute("INSERT INTO corpora (root) VALUES (?)", [str(root.resolve())])
+    info = (root / "photo.png").stat()
+    con.execute(
+        "INSERT INTO files VALUES (1, 'photo.png', 'photo.png', '.png', ?, ?, 'image', 0, '.',"
+        " 'none')",
+        [info.st_size, info.st_mtime_ns],
+    )
+    con.close()
+
+    index = Index(db)
+    index.add_folder(root, progress=False)
+    mimes = index.files(root).set_index("path")["mime"].to_dict()
+    assert mimes == {"page.html": "text/html", "photo.png": "image/png"}

@@ -8,9 +8,9 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from conftest import make_pdf
 
 from fsnb.tools import ToolContext, agent_registry
-from tests.conftest import make_pdf
 
 OLD = datetime(2025, 3, 10, 12, 0).timestamp()
 NEW = datetime(2026, 1, 15, 9, 30).timestamp()

@@ -49,7 +49,10 @@ BASE = {"string": "notes.txt", "integer": 1, "number": 1.0, "boolean": True, "ar
 
 
 def _kind(prop: dict[str, Any]) -> str:
-    """The JSON type of a property (the first non-null one of an anyOf)."""
+    """The JSON type of a property (the first non-null one of an anyOf); "enum" for a
+    choice among fixed values, whose extremes are its values."""
+    if "enum" in prop:
+        return "enum"
     if "type" in prop:
         return prop["type"]
     types = [p.get("type") for p in prop.get("anyOf", []) if p.get("type") != "null"]
@@ -73,7 +76,8 @@ def argument_sets(schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]
     base = {name: BASE.get(_kind(props[name]), "") for name in required}
     yield "plain", base
     for name, prop in props.items():
-        for i, value in enumerate(_extremes(_kind(prop))):
+        values = prop["enum"] if _kind(prop) == "enum" else _extremes(_kind(prop))
+        for i, value in enumerate(values):
             yield f"{name}[{i}]", {**base, name: value}
     for i in range(len(STRINGS)):  # every string argument extreme at once
         every = {n: STRINGS[i] for n, p in props.items() if _kind(p) == "string"}

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
@@ -18,7 +19,9 @@ from fsnb.llm import registry
 if TYPE_CHECKING:
     import pandas as pd
 
+    from fsnb.index import Index
     from fsnb.index.pipeline import IndexReport
+    from fsnb.index.watch import Reindex, Watch
 
 _JSON_KEYS = ("answer", "citations", "usage", "steps", "llm", "error")
 EXIT_STATUS = (
@@ -138,13 +141,26 @@ def _failed_run(args: argparse.Namespace, seen: list[Any], exc: BaseException) -
 def _index(args: argparse.Namespace) -> int:
     from fsnb.index import Index
 
-    report = Index(args.db).add_folder(
+    index = Index(args.db)
+    report = index.add_folder(
         args.folder, progress=sys.stderr.isatty(), rebuild=args.rebuild, max_mb=args.max_mb
     )
+    watcher = _watcher(index, args) if args.watch else None  # watching before it is said
+    try:
+        _said(report, args)
+        while watcher is not None and watcher.running:  # until Ctrl-C
+            time.sleep(0.2)
+    finally:
+        if watcher is not None:
+            watcher.stop()
+    return 0
+
+
+def _said(report: IndexReport, args: argparse.Namespace) -> None:
     if args.json:
         extra = {"failed": report.failed, "warnings": report.warnings}
         print(json.dumps({**report.counts(), **extra, "set_aside": report.set_aside}, indent=2))
-        return 0
+        return
     print(_index_summary(report))
     for path, why in report.failed.items():
         print(f"  failed {path}: {why}", file=sys.stderr)
@@ -152,7 +168,21 @@ def _index(args: argparse.Namespace) -> int:
         print(f"  warning {path}: {why}", file=sys.stderr)
     if report.set_aside:
         print(f"  the damaged index was moved to {report.set_aside}")
-    return 0
+    sys.stdout.flush()
+
+
+def _watcher(index: Index, args: argparse.Namespace) -> Watch:
+    """`fsnb index --watch`: one line per re-index (a failed one on stderr)."""
+
+    def said(record: Reindex) -> None:
+        if record.report is None:
+            _error(f"{record.at:%H:%M:%S} re-index failed: {record.error}")
+        elif args.json:
+            print(json.dumps({"at": record.at.isoformat(), **record.report.counts()}), flush=True)
+        else:
+            print(f"{record.at:%H:%M:%S} {_index_summary(record.report)}", flush=True)
+
+    return index.watch(args.folder, max_mb=args.max_mb, on_reindex=said, catch_up=False)
 
 
 def _index_summary(report: IndexReport) -> str:
@@ -353,6 +383,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     index.add_argument(
         "--json", action="store_true", help="print the counts, failures and warnings as JSON"
+    )
+    index.add_argument(
+        "--watch",
+        action="store_true",
+        help="then keep the index current until Ctrl-C, one line per re-index",
     )
     db_option(index)
 

@@ -76,6 +76,12 @@ _BLOCK_NAMES = (
 _BLOCK_PATHS = (".ssh/*", ".aws/credentials", ".gnupg/*")
 _SKIP_NAMES = (".env", ".env.*", ".npmrc", ".pypirc", ".netrc", "credentials*", "secrets*")
 _WARN_WORDS = ("password", "passwd", "token", "secret")
+#: Found in every lower-cased path that one of the patterns above can match: a path
+#: without it is NONE without trying them one by one.
+_MAYBE = re.compile(
+    r"\.(?:pem|key|p12|pfx|keystore|jks|ssh|aws|gnupg|env|npmrc|pypirc|netrc)"
+    r"|id_(?:rsa|dsa|ecdsa|ed25519)|credentials|secret|password|passwd|token"
+)
 
 
 @dataclass(frozen=True)
@@ -86,8 +92,13 @@ class Verdict:
     reason: str = ""
 
 
+_NONE = Verdict(Sensitivity.NONE)
+
+
 def classify(rel: str | PurePosixPath) -> Verdict:
     """Apply the sensitive-file policy to a path relative to the sandbox root."""
+    if isinstance(rel, str) and not _MAYBE.search(rel.lower()):
+        return _NONE
     rel_path = PurePosixPath(rel)
     name = rel_path.name.lower()
     posix = rel_path.as_posix().lower()

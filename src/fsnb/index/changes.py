@@ -1,8 +1,9 @@
 """What changed on disk since the last index: the folder's files, and a plan per document.
 
-`scan` lists the regular files the index may hold (symlinks, FIFOs and the like are never
-opened), with names that are not valid UTF-8 escaped so DuckDB can store them. `plan`
-compares them with what the index holds, by size and mtime, confirmed by a streamed hash.
+`scan` lists the regular files the index may hold (`fsnb.index.walk`: symlinks, FIFOs and
+the like are never opened), with names that are not valid UTF-8 escaped so DuckDB can store
+them. `plan` compares the documents with what the index holds, by size and mtime,
+confirmed by a streamed hash.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
-from fsnb.documents import supported
+import pandas as pd
+
+from fsnb.index.walk import COLUMNS, KIND_COLUMNS, Listing, kind, list_files
 from fsnb.index.writer import Entry, stale_parse
-from fsnb.security import Sandbox, Sensitivity
+from fsnb.security import Sandbox
 
 if TYPE_CHECKING:
     from fsnb.index.pipeline import IndexReport
@@ -25,22 +28,6 @@ if TYPE_CHECKING:
 #: Files larger than this (MB; `FSNB_MAX_INDEX_MB`) are indexed by their metadata only.
 MAX_INDEX_MB = 50.0
 TOO_LARGE = "too large to index"
-_CATEGORIES = {
-    "document": {".pdf", ".docx", ".pptx", ".xlsx", ".html", ".htm", ".md", ".markdown", ".csv"},
-    "image": {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".tif", ".tiff", ".bmp"},
-    "archive": {".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar"},
-    "code": {".py", ".js", ".ts", ".java", ".go", ".rs", ".c", ".h", ".cpp", ".rb", ".php", ".sh"},
-    "data": {".json", ".jsonl", ".yaml", ".yml", ".toml", ".xml", ".parquet", ".sqlite", ".db"},
-}
-FILE_COLUMNS = [
-    "path", "name", "extension", "size", "mtime_ns", "category", "depth", "parent", "sensitivity",
-]  # fmt: skip
-
-
-def category(path: PurePosixPath) -> str:
-    suffix = path.suffix.lower()
-    kind = next((name for name, exts in _CATEGORIES.items() if suffix in exts), None)
-    return kind or ("text" if supported(str(path)) else "other")
 
 
 def max_index_bytes(max_mb: float | None = None) -> int:
@@ -63,20 +50,6 @@ class FileRow:
     mtime_ns: int
     sensitivity: str
 
-    def columns(self) -> tuple[Any, ...]:
-        pure = PurePosixPath(self.path)
-        return (
-            self.path,
-            pure.name,
-            pure.suffix.lower(),
-            self.size,
-            self.mtime_ns,
-            category(pure),
-            len(pure.parts) - 1,
-            str(pure.parent),
-            self.sensitivity,
-        )
-
 
 class Known(NamedTuple):
     size: int | None
@@ -91,15 +64,6 @@ class Plan:
     parse: list[tuple[FileRow, str]] = field(default_factory=list)  # (row, hash)
     problems: list[Entry] = field(default_factory=list)  # metadata-only rows
     touched: list[FileRow] = field(default_factory=list)  # same content, new mtime
-
-
-def stored_name(rel: str) -> str:
-    """`rel` as text DuckDB can store: undecodable bytes escaped ('bad\\xff.md')."""
-    try:
-        rel.encode("utf-8")
-    except UnicodeEncodeError:
-        return os.fsencode(rel).decode("utf-8", "backslashreplace")
-    return rel
 
 
 def _why(exc: OSError) -> str:
@@ -120,40 +84,42 @@ def _hash(path: Path) -> str:
     return digest.hexdigest()
 
 
-def scan(box: Sandbox, report: IndexReport) -> dict[str, FileRow]:
-    """The regular files of the folder the index may hold, by stored path."""
-    on_disk: dict[str, FileRow] = {}
-    for file, verdict in box.walk():
-        if verdict.level in (Sensitivity.BLOCK, Sensitivity.SKIP):
-            report.skipped += 1
-            continue
-        try:
-            info = file.lstat()
-        except OSError:
-            report.skipped += 1
-            continue
-        if not stat.S_ISREG(info.st_mode):  # symlinks, FIFOs, sockets, devices
-            report.skipped += 1
-            continue
-        rel = box.relative(file)
-        path = stored_name(rel)
-        if path in on_disk:  # 'bad\xff' escaped clashes with a file really named so
-            report.skipped += 1
-            continue
-        if path != rel:
-            report.warnings[path] = "file name is not valid UTF-8: stored with the bytes escaped"
-        on_disk[path] = FileRow(path, file, info.st_size, info.st_mtime_ns, verdict.level.value)
-    return on_disk
+@dataclass
+class Scan:
+    """The folder's files as a frame (`walk.COLUMNS`), the category and MIME type of their
+    extensions (`walk.KIND_COLUMNS`) and the documents by stored path."""
+
+    files: pd.DataFrame
+    kinds: pd.DataFrame
+    documents: dict[str, FileRow]
+
+
+def scan(box: Sandbox, report: IndexReport) -> Scan:
+    """The regular files of the folder the index may hold; counts the skipped ones."""
+    listing: Listing = list_files(box)
+    report.skipped += listing.skipped
+    report.warnings.update(listing.warnings)
+    docs = {
+        rel: FileRow(rel, Path(path), size, mtime_ns, level)
+        for rel, (path, size, mtime_ns, level) in sorted(
+            listing.documents.items(), key=lambda item: item[0].split("/")
+        )
+    }
+    frame = pd.DataFrame(listing.columns, columns=COLUMNS)
+    kinds = pd.DataFrame(
+        [(ext, *kind(ext)[:2]) for ext in set(listing.columns["extension"])],
+        columns=KIND_COLUMNS,
+    ).astype({"mime": "string"})
+    return Scan(frame, kinds, docs)
 
 
 def plan(
     on_disk: dict[str, FileRow], known: dict[str, Known], cap: int, report: IndexReport
 ) -> Plan:
-    """Decide per supported file: unchanged, touched, to parse, or metadata only."""
+    """Decide per document: unchanged, touched, to parse, or metadata only; a document
+    that vanished meanwhile is dropped from `on_disk`."""
     todo = Plan()
     for path, row in list(on_disk.items()):
-        if not supported(path):
-            continue
         old = known.get(path)
         stale = old is not None and stale_parse(old.parser)
         same = (

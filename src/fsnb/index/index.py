@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -18,6 +18,9 @@ from fsnb.index.query import indexing
 from fsnb.index.store import DatabaseDamaged, Store
 from fsnb.index.vectors import embed_corpus
 from fsnb.security import Sandbox
+
+if TYPE_CHECKING:
+    from fsnb.index.watch import Reindex, Watch
 
 _STATUS_SQL = (
     "SELECT c.id, c.root, c.indexed_at,"
@@ -119,6 +122,34 @@ class Index:
         """Files of an indexed folder whose names match a glob or keywords."""
         return fallback.find_files(self.store, folder, pattern, k=k)
 
+    def watch(
+        self,
+        folder: str | os.PathLike[str],
+        *,
+        settle_s: float = 0.5,
+        max_mb: float | None = None,
+        on_reindex: Callable[[Reindex], None] | None = None,
+        catch_up: bool = True,
+    ) -> Watch:
+        """Keep `folder` indexed in a background thread: changes are collected until
+        `settle_s` passes without one, then `add_folder` runs (first at once with `catch_up`).
+
+        >>> w = ix.watch("data")   # w.running, w.last (report, at, error), w.stop()
+        """
+        from fsnb.index.watch import Watch
+
+        def reindex() -> IndexReport:
+            return self.add_folder(folder, progress=False, max_mb=max_mb)
+
+        return Watch(
+            folder,
+            reindex,
+            settle_s=settle_s,
+            ignore=(self.store.path,),  # the index file, its WAL and set-aside copies
+            on_reindex=on_reindex,
+            catch_up=catch_up,
+        )
+
     def embed(self, folder: str | os.PathLike[str], embedder: Any, *, progress: bool = True) -> int:
         """Store vectors for the folder's chunks that lack them (see `fsnb.index.vectors`)."""
         return embed_corpus(self.store, folder, embedder, progress=progress)
@@ -144,6 +175,8 @@ class Index:
         )
 
     def files(self, folder: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+        """Every indexed file (documents or not): path, name, extension, size, mtime_ns,
+        category, depth, parent, sensitivity and MIME type (guessed by name)."""
         where, params = self._scope(folder, "f")
         return self._frame(
             f"SELECT f.* FROM files f WHERE true{where} ORDER BY f.corpus_id, f.path", params

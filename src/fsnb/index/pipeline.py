@@ -24,14 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from fsnb.documents import supported
 from fsnb.documents.batch import parse_many
 from fsnb.errors import ParseError
 from fsnb.index import changes, runs
 from fsnb.index.changes import FileRow, Known
 from fsnb.index.metadata import discover_schema
 from fsnb.index.store import corpus_id
-from fsnb.index.writer import Entry, cluster_terms, prepare, write
+from fsnb.index.writer import Entry, cluster_terms, prepare, store_files, write
 from fsnb.security import Sandbox
 
 if TYPE_CHECKING:
@@ -122,16 +121,17 @@ def index_folder(
             ).fetchall()
         }
     try:
-        touched = _index(store, box, cid, run, known, cap, report, progress, workers)
+        touched, files = _index(store, box, cid, run, known, cap, report, progress, workers)
         report.duration_s = time.monotonic() - began
-        _finish(store, cid, run, report, touched, started_at)
+        _finish(store, cid, run, report, touched, started_at, files)
     except BaseException as exc:
         state = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
         why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         with suppress(Exception), store.transaction() as con:
             runs.update(con, run, state=state, error=why)
         raise
-    cluster_terms(store)
+    if report.added or report.updated:
+        cluster_terms(store)
     return report
 
 
@@ -145,17 +145,22 @@ def _index(
     report: IndexReport,
     progress: bool,
     workers: int | None,
-) -> list[FileRow]:
-    """Scan, plan, write the files and the changed documents; return the touched files."""
-    on_disk = changes.scan(box, report)
+) -> tuple[list[FileRow], tuple[pd.DataFrame, pd.DataFrame] | None]:
+    """Scan, plan, write the files and the changed documents; return the touched files and,
+    when no document needs writing, the files for `_finish` to write (one commit less)."""
+    found = changes.scan(box, report)
+    on_disk = found.documents
+    seen = set(on_disk)
     plan = changes.plan(on_disk, known, cap, report)
-    report.files = len(on_disk)
-    files = pd.DataFrame([row.columns() for row in on_disk.values()], columns=changes.FILE_COLUMNS)
+    files = found.files
+    if gone := seen - on_disk.keys():  # documents that vanished while planned
+        files = files[~files["path"].isin(gone)]
+    report.files = len(files)
+    if not (plan.parse or plan.problems):
+        report.deleted = sorted(set(known) - on_disk.keys())
+        return plan.touched, (files, found.kinds)
     with store.transaction() as con:
-        con.execute("DELETE FROM files WHERE corpus_id = ?", [cid])
-        con.register("new_files", files)
-        con.execute("INSERT INTO files SELECT ?, * FROM new_files", [cid])
-        con.unregister("new_files")
+        store_files(con, cid, files, found.kinds)
         runs.update(con, run, state="running", total=len(plan.parse) + len(plan.problems))
 
     batches = _Batches(store, cid, run, known, report)
@@ -176,8 +181,8 @@ def _index(
     finally:  # interrupted too: the bar ends saying how far it got
         if bar is not None:
             bar.close()
-    report.deleted = sorted(set(known) - {p for p in on_disk if supported(p)})
-    return plan.touched
+    report.deleted = sorted(set(known) - on_disk.keys())
+    return plan.touched, None
 
 
 class _Batches:
@@ -224,10 +229,14 @@ def _finish(
     report: IndexReport,
     touched: list[FileRow],
     started_at: datetime,
+    files: tuple[pd.DataFrame, pd.DataFrame] | None = None,
 ) -> None:
-    """Record new mtimes and deletions, the schema and the scan; mark the run finished."""
+    """Record `files` (scanned files and kinds, when given), new mtimes and deletions,
+    the schema and the scan; mark the run finished."""
     counts = report.counts()
     with store.transaction() as con:
+        if files is not None:
+            store_files(con, cid, *files)
         for row in touched:
             con.execute(
                 "UPDATE documents SET size = ?, mtime_ns = ? WHERE corpus_id = ? AND path = ?",

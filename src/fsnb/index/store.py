@@ -30,7 +30,7 @@ import duckdb
 from fsnb.errors import FsnbError
 from fsnb.index.holders import held, lent, refusal
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: The shared scratchpad's schema (tables made by hand, outside any folder).
 SHARED_SCHEMA = "scratch"
 
@@ -155,6 +155,10 @@ MIGRATIONS: list[str] = [
         updated_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
         error VARCHAR
     );
+    """,
+    # 4: the file index's MIME type (guessed by name), filled by the next scan.
+    """
+    ALTER TABLE files ADD COLUMN IF NOT EXISTS mime VARCHAR;
     """,
 ]
 

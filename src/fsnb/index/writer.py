@@ -199,3 +199,49 @@ def stale_parse(stored: str | None) -> bool:
     """Whether an indexed document was parsed by another parser version (rows without a
     parse, such as failures, are not stale: they are retried when the file changes)."""
     return stored is not None and not stored.endswith(f"/{PARSER_VERSION}")
+
+
+#: What makes a stored `files` row `f` out of date against the scanned one `s` (of kind `k`).
+_FILE_CHANGED = (
+    "f.size <> s.size OR f.mtime_ns <> s.mtime_ns OR f.sensitivity <> s.sensitivity"
+    " OR f.category <> k.category OR f.mime IS DISTINCT FROM k.mime"
+)
+#: The `files` columns derived from the scanned path's parts `p`.
+_DERIVED = (
+    "p[-1] AS name, len(p) - 1 AS depth,"
+    " CASE WHEN len(p) > 1 THEN array_to_string(p[1:len(p) - 1], '/') ELSE '.' END AS parent"
+)
+
+
+def store_files(
+    con: duckdb.DuckDBPyConnection, cid: int, scanned: pd.DataFrame, kinds: pd.DataFrame
+) -> tuple[int, int]:
+    """Bring corpus `cid`'s `files` rows to `scanned` (`walk.COLUMNS`; `kinds` gives each
+    extension's category and MIME type), compared in SQL by size, mtime, sensitivity and
+    kind: rows of files gone or changed are deleted, new and changed files inserted in one
+    statement; an unchanged tree writes nothing. Returns (rows inserted, rows deleted)."""
+    con.register("scanned_files", scanned)
+    con.register("file_kinds", kinds)
+    try:
+        stale = (
+            "SELECT f.path FROM files f LEFT JOIN scanned_files s ON s.path = f.path"
+            " LEFT JOIN file_kinds k ON k.extension = s.extension"
+            f" WHERE f.corpus_id = $cid AND (s.path IS NULL OR {_FILE_CHANGED})"
+        )
+        deleted = con.execute(
+            f"DELETE FROM files WHERE corpus_id = $cid AND path IN ({stale})", {"cid": cid}
+        ).fetchone()[0]
+        inserted = con.execute(
+            "INSERT INTO files (corpus_id, path, extension, size, mtime_ns, sensitivity,"
+            " category, mime, name, depth, parent)"
+            " SELECT $cid, s.path, s.extension, s.size, s.mtime_ns, s.sensitivity,"
+            f" k.category, k.mime, {_DERIVED}"
+            " FROM (SELECT *, string_split(path, '/') AS p FROM scanned_files) s"
+            " JOIN file_kinds k ON k.extension = s.extension"
+            " WHERE s.path NOT IN (SELECT path FROM files WHERE corpus_id = $cid)",
+            {"cid": cid},
+        ).fetchone()[0]
+    finally:
+        con.unregister("scanned_files")
+        con.unregister("file_kinds")
+    return int(inserted), int(deleted)
