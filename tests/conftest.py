@@ -106,3 +106,14 @@ def folder(tmp_path: Path) -> Path:
     (root / "node_modules").mkdir()
     (root / "node_modules" / "ignored.txt").write_text("should never be scanned")
     return root
+
+
+def usage_error(call) -> str:
+    """The message of the one-line UsageError that `call()` raises (no traceback)."""
+    from IPython.core.error import UsageError
+
+    with pytest.raises(UsageError) as info:
+        call()
+    message = str(info.value)
+    assert "\n" not in message and "Traceback" not in message
+    return message

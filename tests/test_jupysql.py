@@ -14,7 +14,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
-from IPython.core.error import UsageError
+from conftest import usage_error
 from IPython.core.interactiveshell import InteractiveShell
 
 import fsnb
@@ -62,14 +62,6 @@ def _run(ip: InteractiveShell, code: str):
     result = ip.run_cell(code, store_history=True)
     result.raise_error()
     return result.result
-
-
-def _usage_error(call) -> str:
-    with pytest.raises(UsageError) as info:
-        call()
-    message = str(info.value)
-    assert "\n" not in message and "Traceback" not in message
-    return message
 
 
 def _names(result) -> list[str]:
@@ -129,7 +121,7 @@ def test_sqlcmd_and_sqlplot_through_the_sqlalchemy_url(ip: InteractiveShell, ind
     ) == ["Heron"]
     # ... and a write names it, until fsnb.close_connections() closes it
     (indexed / "later.txt").write_text("Added while duckdb-engine held the index.\n")
-    message = _usage_error(lambda: ip.run_line_magic("explore_index", str(indexed)))
+    message = usage_error(lambda: ip.run_line_magic("explore_index", str(indexed)))
     assert "jupysql's 'idx' (a SQLAlchemy connection) with %sql --close idx" in message
     assert fsnb.close_connections() == ["jupysql's 'idx' (a SQLAlchemy connection)"]
     assert "idx" not in str(ip.run_line_magic("sql", "--connections"))
@@ -221,20 +213,20 @@ def test_explore_sql_bound_parameters(ip: InteractiveShell, indexed: Path):
     )
     assert rows.to_dict("records") == [{"n": 7, "s": "::low", "docs": rows["docs"][0]}]
     assert rows["docs"][0] >= 4
-    message = _usage_error(lambda: ip.run_line_magic("explore_sql", "SELECT :nope AS x"))
+    message = usage_error(lambda: ip.run_line_magic("explore_sql", "SELECT :nope AS x"))
     assert "no variable 'nope' to bind to :nope" in message
     # the guard's checks hold for bound values
     ip.user_ns["path"] = "/etc/passwd"
-    message = _usage_error(
+    message = usage_error(
         lambda: ip.run_line_magic("explore_sql", "SELECT * FROM read_text(:path)")
     )
     assert "disabled" in message or "not available" in message
 
 
 def test_explore_sql_forms(ip: InteractiveShell, indexed: Path):
-    message = _usage_error(lambda: ip.run_cell_magic("explore_sql", "SELECT 1", "SELECT 2"))
+    message = usage_error(lambda: ip.run_cell_magic("explore_sql", "SELECT 1", "SELECT 2"))
     assert "takes the query from the cell body" in message
-    assert "no SQL" in _usage_error(lambda: ip.run_line_magic("explore_sql", "-o q"))
+    assert "no SQL" in usage_error(lambda: ip.run_line_magic("explore_sql", "-o q"))
     frame = ip.run_line_magic("explore_sql", f"-o r --db {Index().path} SELECT 1 - 1 AS zero")
     assert ip.user_ns["r"] is frame and list(frame["zero"]) == [0]
 

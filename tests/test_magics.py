@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from IPython.core.error import UsageError
+from conftest import usage_error
 from IPython.core.interactiveshell import InteractiveShell
 
 from fsnb.agent import Action, CitedSource, ExplorationResult
@@ -50,14 +50,6 @@ def _panel(ip: InteractiveShell) -> ExplorePanel:
     magics = next(c for c in ip.configurables if isinstance(c, ExploreMagics))
     assert isinstance(magics.panel, ExplorePanel)
     return magics.panel
-
-
-def _usage_error(call) -> str:
-    with pytest.raises(UsageError) as info:
-        call()
-    message = str(info.value)
-    assert "\n" not in message and "Traceback" not in message
-    return message
 
 
 def test_explore_offline_wait_binds_the_result(ip: InteractiveShell, folder: Path):
@@ -136,7 +128,7 @@ def test_config_sets_the_defaults(ip: InteractiveShell, folder: Path):
 def test_usage_errors(ip: InteractiveShell, folder: Path, line: str, cell: str, expected: str):
     ip.user_ns["thing"] = 42
     line = line.replace("{folder}", str(folder))
-    assert expected in _usage_error(lambda: ip.run_cell_magic("explore", line, cell))
+    assert expected in usage_error(lambda: ip.run_cell_magic("explore", line, cell))
 
 
 def test_missing_key(
@@ -145,20 +137,20 @@ def test_missing_key(
     for name in ("GOOGLE_API_KEY", "GEMINI_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)  # no .env above
-    message = _usage_error(lambda: ip.run_cell_magic("explore", f"{folder} --llm gemini", "q?"))
+    message = usage_error(lambda: ip.run_cell_magic("explore", f"{folder} --llm gemini", "q?"))
     assert "GOOGLE_API_KEY" in message and "GEMINI_API_KEY" in message
     assert "%env GOOGLE_API_KEY=" in message and "--llm offline" in message
     ip.run_line_magic("config", "ExploreMagics.llm = 'gemini'")
-    assert "GOOGLE_API_KEY" in _usage_error(lambda: ip.run_cell_magic("explore", str(folder), "q?"))
+    assert "GOOGLE_API_KEY" in usage_error(lambda: ip.run_cell_magic("explore", str(folder), "q?"))
 
 
 def test_index_sql_and_connection(
     ip: InteractiveShell, folder: Path, capsys: pytest.CaptureFixture[str]
 ):
-    message = _usage_error(lambda: ip.run_cell_magic("explore_sql", "", "SELECT 1"))
+    message = usage_error(lambda: ip.run_cell_magic("explore_sql", "", "SELECT 1"))
     assert "no index at" in message and "%explore_index" in message
-    assert "not a folder" in _usage_error(lambda: ip.run_line_magic("explore_index", "nowhere"))
-    assert "no index at" in _usage_error(lambda: ip.run_line_magic("explore_connection", ""))
+    assert "not a folder" in usage_error(lambda: ip.run_line_magic("explore_index", "nowhere"))
+    assert "no index at" in usage_error(lambda: ip.run_line_magic("explore_connection", ""))
 
     report = ip.run_line_magic("explore_index", str(folder))
     assert isinstance(report, pd.DataFrame) and list(report.columns) == ["path", "change", "reason"]
@@ -177,10 +169,10 @@ def test_index_sql_and_connection(
     assert "agreement.pdf" in set(frame["path"])
     deals = ip.run_cell_magic("explore_sql", "", "SELECT name FROM deals")
     assert list(deals["name"]) == ["Falcon"]  # the scratch schema is on the search path
-    assert "only a SELECT" in _usage_error(
+    assert "only a SELECT" in usage_error(
         lambda: ip.run_cell_magic("explore_sql", "", "DELETE FROM documents")
     )
-    assert "no_such_table" in _usage_error(
+    assert "no_such_table" in usage_error(
         lambda: ip.run_cell_magic("explore_sql", "", "SELECT * FROM no_such_table")
     )
 
