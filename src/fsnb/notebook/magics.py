@@ -223,6 +223,9 @@ class ExploreMagics(Magics, Configurable):
             msg = "%%explore takes the question from the cell body; the line has only FOLDER"
             raise UsageError(msg)
         question = question_from(" ".join(args.words) if cell is None else cell, self.shell)
+        if not question:
+            msg = "no question: write it in the cell below %%explore FOLDER (or after FOLDER)"
+            raise UsageError(msg)
         if args.format:
             self._print_answer(args, question)
             return None
@@ -323,21 +326,16 @@ class ExploreMagics(Magics, Configurable):
         from fsnb.notebook.kernel_thread import noting_interrupts
         from fsnb.notebook.widget import ExplorePanel
 
-        if not question:
-            msg = "no question: write it in the cell below %%explore FOLDER (or after FOLDER)"
-            raise UsageError(msg)
         out = _name(args.out)
         folder = _folder(args.folder, self.shell)
         explorer = self._explorer(folder, args)
-        ns = self._ns
-
-        def bind(result: Any) -> None:
-            ns["_explore"] = result
-            if out:
-                ns[out] = result
-
         self.panel = panel = ExplorePanel(folder=folder_label(folder))
-        panel.attach(explorer, question, ask_timeout_s=self.ask_timeout_s, on_done=bind)
+        panel.attach(
+            explorer,
+            question,
+            ask_timeout_s=self.ask_timeout_s,
+            on_done=lambda result: self._bind(result, out),
+        )
         if not args.wait:
             return panel
         with noting_interrupts() as interrupted:
@@ -356,9 +354,6 @@ class ExploreMagics(Magics, Configurable):
         would and print it in that form. An interrupt cancels the run (one line on stderr)."""
         from fsnb.notebook.kernel_thread import noting_interrupts
 
-        if not question:
-            msg = "no question: write it in the cell below %%explore FOLDER (or after FOLDER)"
-            raise UsageError(msg)
         out = _name(args.out)
         run = self._explorer(_folder(args.folder, self.shell), args).start(question)
         with noting_interrupts() as interrupted:
@@ -369,12 +364,16 @@ class ExploreMagics(Magics, Configurable):
                 run.join(CANCEL_WAIT_S)
         result = run.result(0)
         if result is not None:
-            self._ns["_explore"] = result
-            if out:
-                self._ns[out] = result
+            self._bind(result, out)
             print(formatted(result, args.format))
         if interrupted.is_set():
             print(_interrupted_line(result, out), file=sys.stderr)
+
+    def _bind(self, result: ExplorationResult, out: str | None) -> None:
+        """Give the result to `_explore` and to the `-o` variable."""
+        self._ns["_explore"] = result
+        if out:
+            self._ns[out] = result
 
     def _explorer(self, folder: str, args: argparse.Namespace) -> Explorer:
         from fsnb.agent.loop import Explorer
