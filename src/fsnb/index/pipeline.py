@@ -61,6 +61,9 @@ class IndexReport:
     warnings: dict[str, str] = field(default_factory=dict)
     #: Where a damaged index file was moved by a rebuild.
     set_aside: str | None = None
+    #: Rows of the file index written (new or changed files) and removed (gone or changed).
+    files_written: int = 0
+    files_removed: int = 0
 
     def counts(self) -> dict[str, Any]:
         return {
@@ -160,7 +163,7 @@ def _index(
         report.deleted = sorted(set(known) - on_disk.keys())
         return plan.touched, (files, found.kinds)
     with store.transaction() as con:
-        store_files(con, cid, files, found.kinds)
+        report.files_written, report.files_removed = store_files(con, cid, files, found.kinds)
         runs.update(con, run, state="running", total=len(plan.parse) + len(plan.problems))
 
     batches = _Batches(store, cid, run, known, report)
@@ -236,7 +239,7 @@ def _finish(
     counts = report.counts()
     with store.transaction() as con:
         if files is not None:
-            store_files(con, cid, *files)
+            report.files_written, report.files_removed = store_files(con, cid, *files)
         for row in touched:
             con.execute(
                 "UPDATE documents SET size = ?, mtime_ns = ? WHERE corpus_id = ? AND path = ?",
@@ -250,11 +253,13 @@ def _finish(
             )
         _store_schema(con, cid)
         con.execute(
-            "INSERT INTO scan_log (corpus_id, started_at, duration_s, added, updated, unchanged,"
-            " deleted, failed, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO scan_log (corpus_id, started_at, finished_at, duration_s, added, updated,"
+            " unchanged, deleted, failed, report, files, files_written, files_removed)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 cid,
                 started_at,
+                datetime.now(timezone.utc).replace(tzinfo=None),
                 report.duration_s,
                 counts["added"],
                 counts["updated"],
@@ -262,6 +267,9 @@ def _finish(
                 counts["deleted"],
                 counts["failed"],
                 json.dumps({"failed": report.failed, "warnings": report.warnings}),
+                report.files,
+                report.files_written,
+                report.files_removed,
             ],
         )
         con.execute("UPDATE corpora SET indexed_at = current_timestamp WHERE id = ?", [cid])

@@ -30,7 +30,7 @@ import duckdb
 from fsnb.errors import FsnbError
 from fsnb.index.holders import held, lent, refusal
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: The shared scratchpad's schema (tables made by hand, outside any folder).
 SHARED_SCHEMA = "scratch"
 
@@ -159,6 +159,17 @@ MIGRATIONS: list[str] = [
     # 4: the file index's MIME type (guessed by name), filled by the next scan.
     """
     ALTER TABLE files ADD COLUMN IF NOT EXISTS mime VARCHAR;
+    """,
+    # 5: the navigator's tables. A file's content hash (for duplicates), kept while its
+    # row is (a changed file's row is replaced, so a stale hash cannot survive); bookmarks
+    # with a label; the scan log's end and file counts.
+    """
+    ALTER TABLE files ADD COLUMN IF NOT EXISTS sha256 VARCHAR;
+    ALTER TABLE bookmarks RENAME COLUMN note TO label;
+    ALTER TABLE scan_log ADD COLUMN IF NOT EXISTS finished_at TIMESTAMP;
+    ALTER TABLE scan_log ADD COLUMN IF NOT EXISTS files INTEGER;
+    ALTER TABLE scan_log ADD COLUMN IF NOT EXISTS files_written INTEGER;
+    ALTER TABLE scan_log ADD COLUMN IF NOT EXISTS files_removed INTEGER;
     """,
 ]
 
