@@ -202,6 +202,11 @@ def _hostile_script(a: Path, b: Path, schema_b: str) -> list[Action]:
             call("browse_directory", "escape", path=str(Path(path).parent)),
             call("tree", "escape", path=str(Path(path).parent)),
             call("find_files", "escape", query="secret", scope=str(Path(path).parent)),
+            call("disk_usage", "escape", path=str(Path(path).parent)),
+            call("recent_files", "escape", path=str(Path(path).parent), days="36500"),
+            call("find_duplicates", "escape", path=str(Path(path).parent)),
+            call("bookmark", "escape", action="add", path=path, label="B"),
+            call("compare_files", "escape", path1="docs/memo.md", path2=path),
         ]
     actions += [
         call("scan_folder", "escape", folder="../corpus_b"),

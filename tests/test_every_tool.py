@@ -44,6 +44,11 @@ BY_TOOL: dict[tuple[str, str], Any] = {
     ("read", "path"): NOTES,
     ("browse_directory", "path"): ".",
     ("tree", "path"): ".",
+    ("disk_usage", "path"): ".",
+    ("recent_files", "path"): ".",
+    ("find_duplicates", "path"): ".",
+    ("compare_files", "path1"): DOCUMENT,
+    ("compare_files", "path2"): NOTES,
 }
 BY_TYPE: dict[str, Any] = {
     "string": "purchase price",

@@ -314,3 +314,39 @@ def test_the_files_of_an_older_index_get_their_mime_type(tmp_path: Path):
     index.add_folder(root, progress=False)
     mimes = index.files(root).set_index("path")["mime"].to_dict()
     assert mimes == {"page.html": "text/html", "photo.png": "image/png"}
+
+
+def test_the_walk_applies_the_policy_to_folder_names_and_file_names(tmp_path: Path):
+    from fsnb.index.walk import list_files
+    from fsnb.security import Sandbox
+
+    root = tmp_path / "tree"
+    for rel in ("home/.ssh/config", "home/.aws/credentials", "a/my_password.txt", "a/plain.txt"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x")
+    listing = list_files(Sandbox(root))
+    levels = dict(zip(listing.columns["path"], listing.columns["sensitivity"], strict=True))
+    assert levels == {"a/my_password.txt": "warn", "a/plain.txt": "none"}
+    assert listing.skipped == 2  # under .ssh (blocked by its folder), .aws/credentials
+
+
+def test_a_run_with_nothing_to_parse_opens_the_database_once(
+    index: Index, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    root = tmp_path / "tree"
+    (root / "a").mkdir(parents=True)
+    (root / "a/photo.png").write_bytes(b"png")
+    (root / "notes.txt").write_text("some notes")
+    index.add_folder(root, progress=False)  # parses notes.txt: several commits
+    opened: list[bool] = []
+    real = Store._open
+    monkeypatch.setattr(Store, "_open", lambda self, ro: opened.append(ro) or real(self, ro))
+    (root / "a/photo.png").write_bytes(b"png, changed")
+    report = index.add_folder(root, progress=False)
+    assert opened == [False]  # walk first, then one transaction
+    assert (report.unchanged, report.files_written, report.files_removed) == (1, 1, 1)
+    with index.store.connect(read_only=True) as con:
+        assert con.execute("SELECT state FROM index_runs ORDER BY id DESC LIMIT 1").fetchone() == (
+            "finished",
+        )
+        assert con.execute("SELECT count(*), sum(files) FROM scan_log").fetchone() == (2, 4)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from fsnb.errors import AccessDenied
-from fsnb.security import Sandbox, Sensitivity, classify
+from fsnb.security import Sandbox, Sensitivity, classify, may_flag
 
 
 def test_relative_paths_resolve_inside_the_root(folder: Path):
@@ -97,3 +97,19 @@ def test_fsnbignore_hides_files_and_folders(folder: Path):
         box.resolve("notes.txt")
     with pytest.raises(AccessDenied, match=r"excluded by \.fsnbignore"):
         box.resolve("docs/summary.md")
+
+
+@pytest.mark.parametrize(
+    ("folder", "names"),
+    [
+        ("", ["report.pdf", "notes.md", "ID_RSA", "a.txt"]),
+        ("home/.SSH/", ["config", "known_hosts"]),
+        ("docs/", ["Passwords.xlsx", "readme"]),
+        ("docs/", ["report.pdf", "notes.md"]),
+        ("keys/", ["server.pem", "ssh", "env"]),
+    ],
+)
+def test_one_pass_over_a_folder_flags_what_classify_would(folder: str, names: list[str]):
+    flagged = [n for n in names if classify(folder + n).level is not Sensitivity.NONE]
+    assert may_flag([folder, *names]) is bool(flagged)
+    assert all(not may_flag([folder, n]) for n in names if n not in flagged)

@@ -17,15 +17,18 @@ if TYPE_CHECKING:
     from fsnb.agent import ExplorationResult
     from fsnb.agent.events import Event
     from fsnb.llm import LLM
+    from fsnb.notebook.fsviews import DiskUsageView, TreeView
 
 __all__ = [
     "__version__",
     "close_connections",
     "connect",
+    "disk_usage",
     "explore",
     "explore_events",
     "load_ipython_extension",
     "sqlalchemy_url",
+    "tree",
 ]
 
 
@@ -88,6 +91,31 @@ def close_connections(db: str | Path | None = None) -> list[str]:
     from fsnb.notebook.connection import close_connections as _close
 
     return _close(db)
+
+
+def tree(
+    folder: str | Path = ".", path: str = ".", *, max_depth: int = 3, db: str | Path | None = None
+) -> TreeView:
+    """A collapsible tree of `folder` (or its subfolder `path`) with sizes, for a notebook;
+    `.to_frame()` gives the rows."""
+    from fsnb.notebook.fsviews import tree as _tree
+
+    return _tree(folder, path, max_depth=max_depth, db=db)
+
+
+def disk_usage(
+    folder: str | Path = ".",
+    path: str = ".",
+    *,
+    depth: int = 1,
+    top_n: int = 20,
+    db: str | Path | None = None,
+) -> DiskUsageView:
+    """Where the space goes under `folder`: a bar chart of the biggest folders and files
+    `depth` levels down; `.to_frame()` gives the rows."""
+    from fsnb.notebook.fsviews import disk_usage as _disk_usage
+
+    return _disk_usage(folder, path, depth=depth, top_n=top_n, db=db)
 
 
 def load_ipython_extension(ipython: Any) -> None:

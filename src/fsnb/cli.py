@@ -1,4 +1,4 @@
-"""The `fsnb` command line: explore, index, search, sql, status, models, scan and parse."""
+"""The `fsnb` command line: explore, index, search, sql, status, models, scan, parse and fs."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fsnb import __version__
+from fsnb.cli_fs import add_fs_command
 from fsnb.errors import FsnbError, one_line
 from fsnb.llm import registry
 
@@ -457,6 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=1_000_000,
         help="most characters printed (default: 1,000,000)",
     )
+    add_fs_command(command, EXIT_STATUS)
     return parser
 
 

@@ -22,6 +22,7 @@ import fnmatch
 import os
 import re
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
@@ -93,6 +94,13 @@ class Verdict:
 
 
 _NONE = Verdict(Sensitivity.NONE)
+
+
+def may_flag(parts: Iterable[str]) -> bool:
+    """Whether `classify` may flag any path made of `parts` (a folder's relative path and
+    its entries' names): False means every such path is NONE, found in one regex pass."""
+    # `_MAYBE` matches no '/', which no name holds: no match spans two parts.
+    return _MAYBE.search("/".join(parts).lower()) is not None
 
 
 def classify(rel: str | PurePosixPath) -> Verdict:

@@ -6,6 +6,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from fsnb.agent import file_evidence
 from fsnb.documents import parse
 from fsnb.errors import AccessDenied, FsnbError, NotFound, ParseError
 from fsnb.protocol import CitedSource
@@ -59,6 +60,9 @@ def verify_citations(
 
 def _check(source: CitedSource, sandbox: Sandbox, read_paths: set[str]) -> Citation:
     citation = Citation(source.id, source.path, source.page, source.quote, False)
+    found = file_evidence.facts(source.quote)
+    if found is not None:
+        return _check_facts(citation, sandbox, found)
     try:
         rel = sandbox.relative(sandbox.existing(source.path, "file"))
     except (AccessDenied, NotFound) as exc:
@@ -84,4 +88,17 @@ def _check(source: CitedSource, sandbox: Sandbox, read_paths: set[str]) -> Citat
         citation.problem = f"page given as {source.page}; the quote is on page {page}"
     citation.page = page
     citation.verified = True
+    return citation
+
+
+def _check_facts(citation: Citation, sandbox: Sandbox, found: list[tuple[str, str]]) -> Citation:
+    """A citation of the file's own facts (size, date, hash, count), checked on the file."""
+    try:
+        target = sandbox.existing(citation.path, "any")
+        citation.path = shown(sandbox.relative(target))
+        citation.problem = file_evidence.check(sandbox, target, found)
+    except (AccessDenied, NotFound, OSError) as exc:
+        citation.problem = str(exc)
+    citation.page = None
+    citation.verified = not citation.problem
     return citation

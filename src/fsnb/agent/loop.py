@@ -231,7 +231,7 @@ class _Run:
             task=self.task,
             root=x.root,
             system=system_prompt(x.registry.schemas()),
-            opening=opening_message(self.task, x.sandbox),
+            opening=opening_message(self.task, self.ctx),
             tools=x.registry.schemas(),
             documents=FolderDocuments(x.sandbox),
         )

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fsnb.security import Sandbox, Sensitivity
+from fsnb.tools.context import ToolContext
+from fsnb.tools.overview import folder_map
 
 _STRATEGY = """\
 You are fsnb, an agent that answers questions about a folder of documents by exploring it
@@ -36,6 +37,11 @@ If the documents do not contain the answer, say so plainly.
 
 Tool arguments are a list of {"name": ..., "value": ...} pairs; write every value as text.
 Paths are relative to the folder root. Tools return errors as text: read them and adapt.
+Questions about the files themselves (the largest, newest or oldest, how many of a type,
+where the space goes, duplicates, which file holds what) are answered with the navigator
+tools (find_files with search_type "metadata" and sort_by, tree, browse_directory, file_info,
+disk_usage, recent_files, find_duplicates), not by reading documents; cite the file's path
+with its size, date or count as the quote.
 Use ask_human only when the question is ambiguous in a way the documents cannot settle.
 When semantic_search is available, the folder is indexed: use it to find the passages that
 match the question across all documents, then read the documents it points to. When a
@@ -53,12 +59,6 @@ def system_prompt(tools: list[dict[str, Any]]) -> str:
     return f"{_STRATEGY}\nTools:\n{listing}\n"
 
 
-def opening_message(task: str, sandbox: Sandbox, limit: int = 200) -> str:
-    """The task and an outline of the folder (files the scan would consider)."""
-    files = [sandbox.shown(f) for f, v in sandbox.walk() if v.level is not Sensitivity.BLOCK]
-    shown = "\n".join(f"  {name}" for name in files[:limit])
-    more = f"\n  ... and {len(files) - limit} more" if len(files) > limit else ""
-    return (
-        f"Question: {task}\n\nFolder: {sandbox.root.name}/ ({len(files)} files)\n{shown}{more}\n\n"
-        "Reply with your first Action."
-    )
+def opening_message(task: str, ctx: ToolContext) -> str:
+    """The task and the folder's map (totals, top folders, types, largest and newest)."""
+    return f"Question: {task}\n\n{folder_map(ctx).text()}\n\nReply with your first Action."

@@ -6,13 +6,16 @@ reading never creates the database file.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 import duckdb
+import pandas as pd
 
 from fsnb.index.store import DatabaseDamaged, DatabaseLocked, Store
+from fsnb.ranges import DateRange, SizeRange
 
 
 @dataclass(frozen=True)
@@ -43,3 +46,156 @@ def indexed(store: Store, root: str | Path) -> Indexed | None:
     except (duckdb.Error, DatabaseDamaged, DatabaseLocked):
         return None
     return Indexed(int(row[0]), row[1], row[2]) if row else None
+
+
+#: The files under `base` ('.': all) of one corpus, their path relative to `base` split
+#: into parts; hidden ones (a part starting with a dot) left out unless `$hidden`.
+_UNDER = """
+    SELECT string_split(CASE WHEN $base = '.' THEN path ELSE substr(path, len($base) + 2) END,
+                        '/') AS p, path, size, mtime_ns, extension
+    FROM files
+    WHERE corpus_id = $cid AND ($base = '.' OR starts_with(path, $base || '/'))
+      AND ($hidden OR NOT regexp_matches(
+          CASE WHEN $base = '.' THEN path ELSE substr(path, len($base) + 2) END, '(^|/)\\.'))
+"""
+#: Folders (with totals over everything under them) and files at most `$depth` levels
+#: under `base`: path (from the root), type, size, files, folders, mtime_ns (a folder's:
+#: its newest file's).
+_ENTRIES = f"""
+    WITH f AS ({_UNDER}),
+    up AS (
+        SELECT array_to_string(p[1:k], '/') AS rel, size, mtime_ns
+        FROM (SELECT p, size, mtime_ns, unnest(range(1, least(len(p), $depth + 1))) AS k FROM f)
+    ),
+    folder AS (SELECT DISTINCT p[1:k] AS q
+               FROM (SELECT p, unnest(range(1, len(p))) AS k FROM f)),
+    below AS (
+        SELECT array_to_string(q[1:j], '/') AS rel, count(*) AS folders
+        FROM (SELECT q, unnest(range(1, least(len(q), $depth + 1))) AS j FROM folder)
+        GROUP BY rel
+    ),
+    sized AS (
+        SELECT rel, sum(size) AS size, count(*) AS files, max(mtime_ns) AS mtime_ns
+        FROM up GROUP BY rel
+    )
+    SELECT CASE WHEN $base = '.' THEN s.rel ELSE $base || '/' || s.rel END AS path,
+           'folder' AS type, s.size::BIGINT AS size, s.files, coalesce(b.folders, 0) AS folders,
+           s.mtime_ns
+    FROM sized s LEFT JOIN below b USING (rel)
+    UNION ALL
+    SELECT path, 'file', size, 1, 0, mtime_ns FROM f WHERE len(p) <= $depth
+"""
+#: Every folder of a corpus with its totals and most common extensions; the root is '.'.
+_FOLDERS = """
+    WITH f AS (SELECT string_split(path, '/') AS p, size, extension FROM files
+               WHERE corpus_id = $cid),
+    up AS (
+        SELECT CASE WHEN k = 0 THEN '.' ELSE array_to_string(p[1:k], '/') END AS path,
+               k AS depth, size, extension
+        FROM (SELECT p, size, extension, unnest(range(0, len(p))) AS k FROM f)
+    ),
+    folder AS (SELECT DISTINCT p[1:k] AS q FROM (SELECT p, unnest(range(1, len(p))) AS k FROM f)),
+    below AS (
+        SELECT CASE WHEN j = 0 THEN '.' ELSE array_to_string(q[1:j], '/') END AS path,
+               count(*) AS folders
+        FROM (SELECT q, unnest(range(0, len(q))) AS j FROM folder) GROUP BY path
+    ),
+    kinds AS (
+        SELECT path, extension, count(*) AS n FROM up WHERE extension <> '' GROUP BY ALL
+    ),
+    top AS (
+        SELECT path, list(extension ORDER BY n DESC, extension)[1:3] AS top_extensions
+        FROM kinds GROUP BY path
+    )
+    SELECT path,
+           CASE WHEN path = '.' THEN NULL WHEN depth = 1 THEN '.'
+                ELSE array_to_string(string_split(path, '/')[1:depth - 1], '/') END AS parent,
+           depth, sum(size)::BIGINT AS size, count(*) AS files,
+           coalesce(any_value(b.folders), 0) AS folders,
+           coalesce(any_value(t.top_extensions), []) AS top_extensions
+    FROM up LEFT JOIN below b USING (path) LEFT JOIN top t USING (path)
+    GROUP BY path, depth ORDER BY path
+"""
+_SCANS = """
+    SELECT started_at, finished_at, duration_s, added, updated, unchanged, deleted, failed,
+           files, files_written, files_removed
+    FROM scan_log WHERE corpus_id = ? ORDER BY started_at
+"""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A folder (totals over everything under it) or a file of the index; `path` from the root."""
+
+    path: str
+    type: str
+    size: int
+    files: int
+    folders: int
+    mtime_ns: int
+
+
+def entries(
+    store: Store, cid: int, base: str = ".", depth: int | None = 1, *, hidden: bool = True
+) -> list[Entry]:
+    """The folders and files at most `depth` levels (None: any) under `base`, unordered."""
+    deepest = 10_000  # deeper than any path the system allows
+    params = {"cid": cid, "base": base, "depth": min(depth or deepest, deepest), "hidden": hidden}
+    with store.connect(read_only=True) as con:
+        rows = con.execute(_ENTRIES, params).fetchall()
+    return [Entry(*row) for row in rows]
+
+
+def folders(store: Store, cid: int) -> pd.DataFrame:
+    """Every folder holding indexed files: path, parent, depth, size (everything under it),
+    files, folders, top_extensions (the three most common); the root is '.'."""
+    with store.connect(read_only=True) as con:
+        return con.execute(_FOLDERS, {"cid": cid}).df()
+
+
+def scans(store: Store, cid: int) -> pd.DataFrame:
+    """The scan log of a corpus, oldest first."""
+    with store.connect(read_only=True) as con:
+        return con.execute(_SCANS, [cid]).df()
+
+
+def files_under(
+    store: Store,
+    cid: int,
+    base: str = ".",
+    *,
+    extensions: Iterable[str] = (),
+    sizes: SizeRange | None = None,
+    dates: DateRange | None = None,
+    like: Iterable[str] = (),
+    order: str = "path",
+    limit: int | None = None,
+) -> list[tuple[str, int, int]]:
+    """(path, size, mtime_ns) of the files under `base` that pass the filters: extensions
+    ('.pdf'), a size and a modified-date range, and SQL LIKE patterns (escape '\\') that
+    the lower-case name or path must all match; ordered by `order` (path, newest)."""
+    where = ["corpus_id = ?", "(? = '.' OR starts_with(path, ? || '/'))"]
+    params: list[object] = [cid, base, base]
+    exts = sorted(extensions)
+    if exts:
+        where.append(f"extension IN ({', '.join('?' * len(exts))})")
+        params += exts
+    if sizes and sizes.low is not None:
+        where.append("size >= ?")
+        params.append(sizes.low)
+    if sizes and sizes.high is not None:
+        where.append("size < ?")
+        params.append(sizes.high)
+    for bound, op in ((dates.start, ">="), (dates.end, "<")) if dates else ():
+        if bound is not None:
+            where.append(f"mtime_ns {op} ?")
+            params.append(int(bound.timestamp() * 1e9))
+    for pattern in like:
+        where.append("(lower(name) LIKE ? ESCAPE '\\' OR lower(path) LIKE ? ESCAPE '\\')")
+        params += [pattern, pattern]
+    sql = f"SELECT path, size, mtime_ns FROM files WHERE {' AND '.join(where)}"
+    sql += " ORDER BY mtime_ns DESC, path" if order == "newest" else " ORDER BY path"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    with store.connect(read_only=True) as con:
+        return con.execute(sql, params).fetchall()

@@ -182,6 +182,62 @@ class Index:
             f"SELECT f.* FROM files f WHERE true{where} ORDER BY f.corpus_id, f.path", params
         )
 
+    def duplicates(self, folder: str | os.PathLike[str], min_size: int = 1) -> pd.DataFrame:
+        """Files with the same content, one row per file: group (0 wastes the most), size,
+        sha256, path. Hashes only files that share a size, cached in the index."""
+        from fsnb.index import duplicates
+        from fsnb.index.filesystem import indexed
+
+        box = Sandbox(folder)
+        where = indexed(self.store, box.root)
+        return duplicates.find(self.store, box, ".", min_size, where).frame()
+
+    def bookmarks(self, folder: str | os.PathLike[str] | None = None) -> pd.DataFrame:
+        """The bookmarks of `folder` (None: of every folder): root, path, label, created_at."""
+        from fsnb.index import bookmarks
+
+        root = None if folder is None else str(Path(folder).expanduser().resolve())
+        return bookmarks.frame(self.store, root)
+
+    def _corpus(self, folder: str | os.PathLike[str]) -> int:
+        from fsnb.index.filesystem import indexed
+
+        where = indexed(self.store, Path(folder).expanduser().resolve())
+        if where is None:
+            msg = f"{folder} is not indexed: run add_folder first"
+            raise ValueError(msg)
+        return where.cid
+
+    def folders(self, folder: str | os.PathLike[str]) -> pd.DataFrame:
+        """Per folder of an indexed folder ('.' its root): path, parent, depth, size (all
+        under it), files, folders, top_extensions."""
+        from fsnb.index import filesystem
+
+        return filesystem.folders(self.store, self._corpus(folder))
+
+    def disk_usage(
+        self, folder: str | os.PathLike[str], path: str = ".", depth: int = 1
+    ) -> pd.DataFrame:
+        """The folders and files at most `depth` levels under `path`, largest first: path,
+        type, size, files, folders, share (of the total under `path`)."""
+        from fsnb.index import filesystem
+
+        rows = filesystem.entries(self.store, self._corpus(folder), path.strip("/") or ".", depth)
+        frame = pd.DataFrame(rows, columns=["path", "type", "size", "files", "folders", "mtime_ns"])
+        frame = frame.drop(columns="mtime_ns").sort_values(
+            ["size", "path"], ascending=[False, True]
+        )
+        top = frame["path"].str.count("/") == (0 if path in (".", "") else path.count("/") + 1)
+        total = frame.loc[top, "size"].sum()
+        frame["share"] = frame["size"] / total if total else 0.0
+        return frame.reset_index(drop=True)
+
+    def scans(self, folder: str | os.PathLike[str]) -> pd.DataFrame:
+        """The scan log of an indexed folder, oldest first."""
+        from fsnb.index import filesystem
+
+        return filesystem.scans(self.store, self._corpus(folder))
+
     def documents(
         self, folder: str | os.PathLike[str] | None = None, *, deleted: bool = False
     ) -> pd.DataFrame:

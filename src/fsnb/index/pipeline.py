@@ -1,6 +1,8 @@
 """Incremental indexing of a folder into the DuckDB store.
 
-Changes are found by size and mtime and confirmed by a content hash; only changed
+The folder is walked before the database opens. A run with no document to hash or parse
+(every file-only run, and any unchanged tree) is one transaction: run, files, scan log.
+Otherwise changes are found by size and mtime and confirmed by a content hash; only changed
 documents are parsed (in parallel, through the parse cache), chunked and written. Rows are
 prepared outside the database and committed in batches, every `COMMIT_S` seconds or
 `BATCH` documents, each with the run's progress (`fsnb.index.runs`): the file is held only
@@ -112,6 +114,7 @@ def index_folder(
     box = Sandbox(folder)
     cap = changes.max_index_bytes(max_mb)
     report = IndexReport(str(box.root))
+    found = changes.scan(box, report)  # before the database opens: held only to write
     with store.transaction() as con:
         cid = corpus_id(con, report.root)
         run = runs.begin(con, cid)
@@ -123,10 +126,18 @@ def index_folder(
                 [cid],
             ).fetchall()
         }
+        if changes.settled(found.documents, known, cap):  # nothing to hash: one transaction
+            plan = changes.plan(found.documents, known, cap, report)
+            files = _files(found, set(), report)
+            report.deleted = sorted(set(known) - found.documents.keys())
+            report.duration_s = time.monotonic() - began
+            _record(con, cid, run, report, plan.touched, started_at, files)
+            return report
     try:
-        touched, files = _index(store, box, cid, run, known, cap, report, progress, workers)
+        touched, files = _index(store, found, cid, run, known, cap, report, progress, workers)
         report.duration_s = time.monotonic() - began
-        _finish(store, cid, run, report, touched, started_at, files)
+        with store.transaction() as con:
+            _record(con, cid, run, report, touched, started_at, files)
     except BaseException as exc:
         state = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
         why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -138,9 +149,20 @@ def index_folder(
     return report
 
 
+def _files(
+    found: changes.Scan, gone: set[str], report: IndexReport
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The scanned files and kinds to store, less the documents `gone` while planned."""
+    files = found.files
+    if gone:
+        files = files[~files["path"].isin(gone)]
+    report.files = len(files)
+    return files, found.kinds
+
+
 def _index(
     store: Store,
-    box: Sandbox,
+    found: changes.Scan,
     cid: int,
     run: int,
     known: dict[str, Known],
@@ -149,21 +171,17 @@ def _index(
     progress: bool,
     workers: int | None,
 ) -> tuple[list[FileRow], tuple[pd.DataFrame, pd.DataFrame] | None]:
-    """Scan, plan, write the files and the changed documents; return the touched files and,
-    when no document needs writing, the files for `_finish` to write (one commit less)."""
-    found = changes.scan(box, report)
+    """Plan, write the files and the changed documents; return the touched files and,
+    when no document needs writing, the files for `_record` to write (one commit less)."""
     on_disk = found.documents
     seen = set(on_disk)
     plan = changes.plan(on_disk, known, cap, report)
-    files = found.files
-    if gone := seen - on_disk.keys():  # documents that vanished while planned
-        files = files[~files["path"].isin(gone)]
-    report.files = len(files)
+    files = _files(found, seen - on_disk.keys(), report)
     if not (plan.parse or plan.problems):
         report.deleted = sorted(set(known) - on_disk.keys())
-        return plan.touched, (files, found.kinds)
+        return plan.touched, files
     with store.transaction() as con:
-        report.files_written, report.files_removed = store_files(con, cid, files, found.kinds)
+        report.files_written, report.files_removed = store_files(con, cid, *files)
         runs.update(con, run, state="running", total=len(plan.parse) + len(plan.problems))
 
     batches = _Batches(store, cid, run, known, report)
@@ -225,8 +243,8 @@ class _Batches:
         self.last = time.monotonic()
 
 
-def _finish(
-    store: Store,
+def _record(
+    con: duckdb.DuckDBPyConnection,
     cid: int,
     run: int,
     report: IndexReport,
@@ -237,43 +255,42 @@ def _finish(
     """Record `files` (scanned files and kinds, when given), new mtimes and deletions,
     the schema and the scan; mark the run finished."""
     counts = report.counts()
-    with store.transaction() as con:
-        if files is not None:
-            report.files_written, report.files_removed = store_files(con, cid, *files)
-        for row in touched:
-            con.execute(
-                "UPDATE documents SET size = ?, mtime_ns = ? WHERE corpus_id = ? AND path = ?",
-                [row.size, row.mtime_ns, cid, row.path],
-            )
-        for rel in report.deleted:
-            _forget_chunks(con, cid, rel)
-            con.execute(
-                "UPDATE documents SET deleted = true, text = NULL WHERE corpus_id = ? AND path = ?",
-                [cid, rel],
-            )
-        _store_schema(con, cid)
+    if files is not None:
+        report.files_written, report.files_removed = store_files(con, cid, *files)
+    for row in touched:
         con.execute(
-            "INSERT INTO scan_log (corpus_id, started_at, finished_at, duration_s, added, updated,"
-            " unchanged, deleted, failed, report, files, files_written, files_removed)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                cid,
-                started_at,
-                datetime.now(timezone.utc).replace(tzinfo=None),
-                report.duration_s,
-                counts["added"],
-                counts["updated"],
-                counts["unchanged"],
-                counts["deleted"],
-                counts["failed"],
-                json.dumps({"failed": report.failed, "warnings": report.warnings}),
-                report.files,
-                report.files_written,
-                report.files_removed,
-            ],
+            "UPDATE documents SET size = ?, mtime_ns = ? WHERE corpus_id = ? AND path = ?",
+            [row.size, row.mtime_ns, cid, row.path],
         )
-        con.execute("UPDATE corpora SET indexed_at = current_timestamp WHERE id = ?", [cid])
-        runs.update(con, run, state="finished")
+    for rel in report.deleted:
+        _forget_chunks(con, cid, rel)
+        con.execute(
+            "UPDATE documents SET deleted = true, text = NULL WHERE corpus_id = ? AND path = ?",
+            [cid, rel],
+        )
+    _store_schema(con, cid)
+    con.execute(
+        "INSERT INTO scan_log (corpus_id, started_at, finished_at, duration_s, added, updated,"
+        " unchanged, deleted, failed, report, files, files_written, files_removed)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            cid,
+            started_at,
+            datetime.now(timezone.utc).replace(tzinfo=None),
+            report.duration_s,
+            counts["added"],
+            counts["updated"],
+            counts["unchanged"],
+            counts["deleted"],
+            counts["failed"],
+            json.dumps({"failed": report.failed, "warnings": report.warnings}),
+            report.files,
+            report.files_written,
+            report.files_removed,
+        ],
+    )
+    con.execute("UPDATE corpora SET indexed_at = current_timestamp WHERE id = ?", [cid])
+    runs.update(con, run, state="finished")
 
 
 def forget_folder(store: Store, folder: str | Path) -> None:

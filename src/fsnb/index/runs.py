@@ -1,9 +1,10 @@
 """Indexing runs: how far `index_folder` got, readable by other processes while it works.
 
-A run is one row of `index_runs`: `scanning` while the folder is walked and hashed,
-`running` with `done` of `total` documents committed (updated in the same transaction as
-each batch), then `finished`, `failed` or `interrupted`. A `scanning` or `running` row whose
-process is gone (killed, crashed) reads as interrupted.
+A run is one row of `index_runs`, recorded once the folder is walked: `scanning` while
+changed documents are hashed, `running` with `done` of `total` documents committed (updated
+in the same transaction as each batch), then `finished`, `failed` or `interrupted`. A run
+with nothing to hash or parse is begun and finished in one transaction. A `scanning` or
+`running` row whose process is gone (killed, crashed) reads as interrupted.
 """
 
 from __future__ import annotations

@@ -31,6 +31,8 @@ from fsnb.errors import FsnbError
 from fsnb.index.holders import held, lent, refusal
 
 SCHEMA_VERSION = 5
+#: A write connection's commit that logs more than this checkpoints at once.
+CHECKPOINT_AT = "1MB"
 #: The shared scratchpad's schema (tables made by hand, outside any folder).
 SHARED_SCHEMA = "scratch"
 
@@ -320,6 +322,10 @@ class Store:
         """`_open`, migrated on the first write, damage reported, closed afterwards."""
         con = self._open(read_only)
         try:
+            if not read_only:
+                # Each connection is closed after one unit of work, and closing checkpoints:
+                # a commit this large checkpoints at once instead (DuckDB then skips the WAL).
+                con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_AT}'")
             if not read_only and not self._migrated:
                 migrate(con)
                 self._migrated = True

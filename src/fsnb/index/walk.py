@@ -1,10 +1,12 @@
 """The folder's regular files as columns, at `find` speed.
 
-One `os.scandir` per folder and one `lstat` per file, plain strings throughout (no
-`pathlib` per file), `.fsnbignore` patterns compiled once, and the name-derived columns
-(category, MIME type, whether the file is a document) computed once per extension. The
-rules are `Sandbox.entries`' (excluded and ignored folders pruned, symlinked folders not
-followed, paths longer than the system allows left out) and the sensitive-file policy's
+One `os.scandir` per folder and one `lstat` per file, appended straight to the column
+lists (no per-file objects, no `pathlib`), `.fsnbignore` patterns compiled once, the
+sensitive-file policy tried per file only in folders where one regex pass over the folder's
+names finds a hit (`fsnb.security.may_flag`), and the name-derived columns (category, MIME
+type, whether the file is a document) computed once per extension. The rules are
+`Sandbox.entries`' (excluded and ignored folders pruned, symlinked folders not followed,
+paths longer than the system allows left out) and the sensitive-file policy's
 (`fsnb.security.classify`).
 """
 
@@ -26,6 +28,7 @@ from fsnb.security import (
     Sandbox,
     Sensitivity,
     classify,
+    may_flag,
 )
 
 CATEGORIES = {
@@ -40,7 +43,6 @@ CATEGORIES = {
 COLUMNS = ["path", "extension", "size", "mtime_ns", "sensitivity"]
 KIND_COLUMNS = ["extension", "category", "mime"]
 _SKIPPED = (Sensitivity.BLOCK, Sensitivity.SKIP)
-_LEVELS = {level: level.value for level in Sensitivity}
 
 
 def suffix(name: str) -> str:
@@ -60,6 +62,16 @@ def kind(extension: str) -> tuple[str, str | None, bool]:
 
 
 _KINDS: dict[str, tuple[str, str | None, bool]] = {}
+
+
+def _suffix(raw: str) -> tuple[str, bool]:
+    """(extension, is a document) of a file name's suffix as written, kept for the next."""
+    ext = raw.lower()
+    _SUFFIXES[raw] = (ext, kind(ext)[2])
+    return _SUFFIXES[raw]
+
+
+_SUFFIXES: dict[str, tuple[str, bool]] = {}
 
 
 def stored_name(rel: str) -> str:
@@ -104,7 +116,7 @@ def list_files(box: Sandbox) -> Listing:
     """
     out = Listing()
     ignore = _ignore_matcher(box)
-    odd: list[tuple[str, str, os.stat_result, Sensitivity]] = []  # names that are not valid UTF-8
+    odd: list[tuple[str, str, os.stat_result, str]] = []  # names that are not valid UTF-8
     pending = [(str(box.root), "")]
     while pending:
         here, prefix = pending.pop()
@@ -127,42 +139,46 @@ def _folder(
     fd: int,
     ignore: re.Pattern[str] | None,
     pending: list[tuple[str, str]],
-    odd: list[tuple[str, str, os.stat_result, Sensitivity]],
+    odd: list[tuple[str, str, os.stat_result, str]],
 ) -> None:
-    """Add the files of the folder `here` (open as `fd`); queue its subfolders."""
+    """Add the files of the folder `here` (open as `fd`) to the columns, one pass and no
+    per-file objects; queue its subfolders."""
     try:
         with os.scandir(fd) as listing:
             items = list(listing)
     except OSError:
         return
     near_limit = len(os.fsencode(here)) + NAME_MAX + 1 >= PATH_MAX
-    files: list[tuple[str, str, os.stat_result, Sensitivity]] = []
     check = ignore is not None or not prefix
+    suspect = may_flag([prefix, *[item.name for item in items]])
+    cols = out.columns
+    paths, exts, sizes = cols["path"].append, cols["extension"].append, cols["size"].append
+    mtimes, levels = cols["mtime_ns"].append, cols["sensitivity"].append
     for item in items:
         name = item.name
         rel = prefix + name
         if check and _ignored(ignore, rel, name):
             continue
-        path = f"{here}/{name}"
-        if near_limit and len(os.fsencode(path)) >= PATH_MAX:
+        if near_limit and len(os.fsencode(f"{here}/{name}")) >= PATH_MAX:
             continue
         try:
-            if item.is_file(follow_symlinks=False):
-                link = False
-            elif item.is_dir(follow_symlinks=False):
-                if name not in EXCLUDED_DIRS:
-                    pending.append((path, rel + "/"))
+            if not item.is_file(follow_symlinks=False):
+                if item.is_dir(follow_symlinks=False):
+                    if name not in EXCLUDED_DIRS:
+                        pending.append((f"{here}/{name}", rel + "/"))
+                elif item.is_symlink() and not _links_to_folder(item):
+                    out.skipped += 1  # a symlinked file (a FIFO, socket, device: left out)
                 continue
-            elif not item.is_symlink() or _links_to_folder(item):
-                continue  # a FIFO, socket or device; a symlinked folder
-            else:
-                link = True
         except OSError:
             continue
-        level = classify(rel).level
-        if link or level in _SKIPPED:
-            out.skipped += 1
-            continue
+        if suspect:
+            level = classify(rel).level
+            if level in _SKIPPED:
+                out.skipped += 1
+                continue
+            value = level.value
+        else:
+            value = "none"
         try:
             info = item.stat(follow_symlinks=False)
         except OSError:
@@ -170,35 +186,23 @@ def _folder(
             continue
         if not stat.S_ISREG(info.st_mode):
             out.skipped += 1
-        elif not rel.isascii() and stored_name(rel) != rel:
-            odd.append((rel, path, info, level))
-        else:
-            files.append((rel, name, info, level))
-    _add(out, files, here)
+            continue
+        if not rel.isascii() and stored_name(rel) != rel:
+            odd.append((rel, f"{here}/{name}", info, value))
+            continue
+        dot = name.rfind(".")
+        raw = name[dot:] if 0 < dot < len(name) - 1 else ""
+        ext, document = _SUFFIXES.get(raw) or _suffix(raw)
+        paths(rel)
+        exts(ext)
+        sizes(size := info.st_size)
+        mtimes(mtime := info.st_mtime_ns)
+        levels(value)
+        if document:
+            out.documents[rel] = (f"{here}/{name}", size, mtime, value)
 
 
-def _add(
-    out: Listing, files: list[tuple[str, str, os.stat_result, Sensitivity]], here: str
-) -> None:
-    """Add the files of one folder `here` (rel, name on disk, lstat, sensitivity)."""
-    if not files:
-        return
-    cols = out.columns
-    exts = [n[d:].lower() if 0 < (d := n.rfind(".")) < len(n) - 1 else "" for _, n, _, _ in files]
-    cols["path"].extend([f[0] for f in files])
-    cols["extension"].extend(exts)
-    cols["size"].extend([f[2].st_size for f in files])
-    cols["mtime_ns"].extend([f[2].st_mtime_ns for f in files])
-    cols["sensitivity"].extend([_LEVELS[f[3]] for f in files])
-    documents = {ext for ext in set(exts) if kind(ext)[2]}
-    if documents:
-        for (rel, name, info, level), ext in zip(files, exts, strict=True):
-            if ext in documents:
-                path = f"{here}/{name}"
-                out.documents[rel] = (path, info.st_size, info.st_mtime_ns, _LEVELS[level])
-
-
-def _add_odd(out: Listing, odd: list[tuple[str, str, os.stat_result, Sensitivity]]) -> None:
+def _add_odd(out: Listing, odd: list[tuple[str, str, os.stat_result, str]]) -> None:
     """Add files whose names are not valid UTF-8, escaped, in path order; one whose escaped
     name is another file's name is skipped."""
     taken = set(out.columns["path"]) if odd else set()
@@ -209,8 +213,13 @@ def _add_odd(out: Listing, odd: list[tuple[str, str, os.stat_result, Sensitivity
             continue
         taken.add(stored)
         out.warnings[stored] = "file name is not valid UTF-8: stored with the bytes escaped"
-        here, _, name = path.rpartition("/")
-        _add(out, [(stored, name, info, level)], here)
+        ext = suffix(path.rpartition("/")[2])
+        for column, value in zip(
+            COLUMNS, (stored, ext, info.st_size, info.st_mtime_ns, level), strict=True
+        ):
+            out.columns[column].append(value)
+        if kind(ext)[2]:
+            out.documents[stored] = (path, info.st_size, info.st_mtime_ns, level)
 
 
 def _links_to_folder(item: os.DirEntry[str]) -> bool:

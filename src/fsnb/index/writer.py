@@ -201,10 +201,11 @@ def stale_parse(stored: str | None) -> bool:
     return stored is not None and not stored.endswith(f"/{PARSER_VERSION}")
 
 
-#: What makes a stored `files` row `f` out of date against the scanned one `s` (of kind `k`).
-_FILE_CHANGED = (
-    "f.size <> s.size OR f.mtime_ns <> s.mtime_ns OR f.sensitivity <> s.sensitivity"
-    " OR f.category <> k.category OR f.mime IS DISTINCT FROM k.mime"
+#: A stored `files` row `f` that matches a scanned one `s` (with its kind) in every column.
+_SAME_FILE = (
+    "f.path = s.path AND f.size = s.size AND f.mtime_ns = s.mtime_ns"
+    " AND f.sensitivity = s.sensitivity AND f.category = s.category"
+    " AND f.mime IS NOT DISTINCT FROM s.mime"
 )
 #: The `files` columns derived from the scanned path's parts `p`.
 _DERIVED = (
@@ -217,31 +218,51 @@ def store_files(
     con: duckdb.DuckDBPyConnection, cid: int, scanned: pd.DataFrame, kinds: pd.DataFrame
 ) -> tuple[int, int]:
     """Bring corpus `cid`'s `files` rows to `scanned` (`walk.COLUMNS`; `kinds` gives each
-    extension's category and MIME type), compared in SQL by size, mtime, sensitivity and
-    kind: rows of files gone or changed are deleted, new and changed files inserted in one
-    statement; an unchanged tree writes nothing. Returns (rows inserted, rows deleted)."""
+    extension's category and MIME type) with two anti-joins: stored rows without an equal
+    scanned row (gone or changed) are deleted, then scanned files without a stored row are
+    inserted; an unchanged tree, found in one join, writes nothing. Returns (rows inserted,
+    rows deleted)."""
     con.register("scanned_files", scanned)
     con.register("file_kinds", kinds)
     try:
-        stale = (
-            "SELECT f.path FROM files f LEFT JOIN scanned_files s ON s.path = f.path"
-            " LEFT JOIN file_kinds k ON k.extension = s.extension"
-            f" WHERE f.corpus_id = $cid AND (s.path IS NULL OR {_FILE_CHANGED})"
+        stored = con.execute("SELECT count(*) FROM files WHERE corpus_id = ?", [cid]).fetchall()[0][
+            0
+        ]
+        if stored and not _differ(con, cid):
+            return 0, 0
+        deleted = (
+            stored
+            and con.execute(
+                "DELETE FROM files WHERE corpus_id = $cid AND path IN (SELECT f.path FROM files f"
+                " ANTI JOIN (FROM scanned_files JOIN file_kinds USING (extension)) s"
+                f" ON {_SAME_FILE} WHERE f.corpus_id = $cid)",
+                {"cid": cid},
+            ).fetchone()[0]
         )
-        deleted = con.execute(
-            f"DELETE FROM files WHERE corpus_id = $cid AND path IN ({stale})", {"cid": cid}
-        ).fetchone()[0]
         inserted = con.execute(
             "INSERT INTO files (corpus_id, path, extension, size, mtime_ns, sensitivity,"
             " category, mime, name, depth, parent)"
             " SELECT $cid, s.path, s.extension, s.size, s.mtime_ns, s.sensitivity,"
             f" k.category, k.mime, {_DERIVED}"
-            " FROM (SELECT *, string_split(path, '/') AS p FROM scanned_files) s"
-            " JOIN file_kinds k ON k.extension = s.extension"
-            " WHERE s.path NOT IN (SELECT path FROM files WHERE corpus_id = $cid)",
+            " FROM (SELECT *, string_split(path, '/') AS p FROM scanned_files"
+            " ANTI JOIN (SELECT path FROM files WHERE corpus_id = $cid) f USING (path)) s"
+            " JOIN file_kinds k ON k.extension = s.extension",
             {"cid": cid},
         ).fetchone()[0]
     finally:
         con.unregister("scanned_files")
         con.unregister("file_kinds")
     return int(inserted), int(deleted)
+
+
+def _differ(con: duckdb.DuckDBPyConnection, cid: int) -> bool:
+    """Whether any stored row lacks an equal scanned row or the other way round (one join:
+    cheaper than the two statements that write nothing for an unchanged tree)."""
+    return bool(
+        con.execute(
+            "SELECT count(*) FROM (FROM files WHERE corpus_id = $cid) f"
+            " FULL JOIN (FROM scanned_files JOIN file_kinds USING (extension)) s"
+            f" ON {_SAME_FILE} WHERE f.path IS NULL OR s.path IS NULL",
+            {"cid": cid},
+        ).fetchall()[0][0]
+    )

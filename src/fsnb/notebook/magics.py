@@ -1,5 +1,5 @@
 """IPython magics: %%explore, %explore, %explore_index, %%explore_sql, %explore_connection,
-%explore_models. `-h` after any of them prints its help.
+%explore_models, %explore_fs. `-h` after any of them prints its help.
 
 `%load_ext fsnb` registers them. Problems the user can fix raise `UsageError` (one line,
 no traceback). Defaults come from `%config ExploreMagics.<trait> = ...`.
@@ -311,6 +311,30 @@ class ExploreMagics(Magics, Configurable):
         if args is None:
             return None
         return catalog.frame(args.base_url or self.base_url or None, args.timeout)
+
+    @line_magic
+    @magic_arguments()
+    @argument("folder", nargs="?", default=".", help="folder to map (default: .)")
+    @argument("--db", default=None, help="index file")
+    @argument("-o", "--out", default=None, help="variable that receives the FolderMap")
+    def explore_fs(self, line: str) -> Any:
+        """The folder's map: its size, top folders, the types present, the largest and the
+        newest files (from the index when the folder is indexed, else from a walk)."""
+        from fsnb.tools.context import ToolContext
+        from fsnb.tools.overview import folder_map
+
+        args = _parse(self.explore_fs, line)
+        if args is None:
+            return None
+        out = _name(args.out)
+        ctx = ToolContext(_folder(args.folder, self.shell), args.db or self.db or None)
+        try:
+            found = folder_map(ctx)
+        except _fixable() as exc:
+            raise _usage_error(exc) from None
+        if out:
+            self._ns[out] = found
+        return found
 
     # -- the command behind %explore ---------------------------------------------------
 

@@ -122,6 +122,7 @@ class ExplorePanel(anywidget.AnyWidget):
         self._ask_timeout_s = 600.0
         self._record_id = f"fsnb-record-{uuid.uuid4().hex}"
         self._record_shown = False
+        self._views: dict[int, str] = {}  # step -> the HTML view of its tree/disk_usage result
 
     # -- running -----------------------------------------------------------------------
 
@@ -154,6 +155,7 @@ class ExplorePanel(anywidget.AnyWidget):
             raise RuntimeError(msg)
         self._explorer, self._root, self._db = explorer, explorer.root, explorer.db
         self._result, self._ask_timeout_s, self._trace = None, ask_timeout_s, Trace()
+        self._views = {}
         if answer_questions and explorer.ask is None:
             explorer.ask = self._ask
         self._ended.clear()
@@ -305,8 +307,24 @@ class ExplorePanel(anywidget.AnyWidget):
                 if isinstance(e, ev.UsageUpdate):
                     usage.update({k: v for k, v in e.to_dict().items() if k not in ("kind", "at")})
             with self.hold_sync():
-                self.trace = [_row_dict(row) for row in self._trace.rows]
+                self.trace = [self._with_view(_row_dict(row), row) for row in self._trace.rows]
                 self.usage = usage
+
+    def _with_view(self, data: dict[str, Any], row: TraceRow) -> dict[str, Any]:
+        """The row, with `view_html` (a tree or disk-usage view) for a `tree` or
+        `disk_usage` step that worked; drawn once per step, in the run's folder."""
+        from fsnb.notebook.fsviews import VIEW_TOOLS, step_view_html
+
+        if row.tool not in VIEW_TOOLS or row.ok is not True or not self._root:
+            return data
+        if row.step not in self._views:
+            from fsnb.tools.context import ToolContext
+
+            ctx = ToolContext(self._root, self._db)
+            self._views[row.step] = step_view_html(ctx, row.tool, row.args)
+        if self._views[row.step]:
+            data["view_html"] = self._views[row.step]
+        return data
 
     def _ask(self, question: str) -> str | None:
         """The agent's `ask` callback (worker thread): show the question, wait for the

@@ -26,6 +26,7 @@ from typing import Any
 
 from fsnb.offline.answer import Reading, candidates, extractive_answer
 from fsnb.offline.corpus import Corpus, build_corpus
+from fsnb.offline.file_questions import file_answer, file_question
 from fsnb.offline.passages import score_unit, select
 from fsnb.offline.progress import Progress, read_so_far, search_hits
 from fsnb.offline.ranking import Ranked
@@ -61,10 +62,19 @@ class OfflineLLM:
                 "has none (Conversation.documents): run it through fsnb's Explorer"
             )
             raise LLMError(msg)
+        names = {tool["name"] for tool in conversation.tools}
+        asked = file_question(conversation.task, conversation.root, names)
+        if asked is not None:
+            turns = conversation.turns
+            if turns and turns[0].action.tool == asked.tool:
+                return Reply(file_answer(asked, turns[0].outcome))
+            if not turns:
+                reason = f"Files: the question is about the files themselves; ask {asked.tool}."
+                return Reply(Action.call(asked.tool, reason, **asked.arguments))
         if not conversation.turns:
             reason = "Scan: preview every document in the folder before choosing what to read."
             return Reply(Action.call("scan_folder", reason, folder="."))
-        indexed = any(tool["name"] == "semantic_search" for tool in conversation.tools)
+        indexed = "semantic_search" in names
         searched = search_hits(conversation.turns)
         if indexed and searched is None and not conversation.last_step:
             reason = "Search: the folder is indexed; find the passages that match the question."

@@ -289,6 +289,13 @@ export default {
       usage.textContent = parts.join(" · ");
     }
 
+    // A tree or disk-usage step's view: HTML that Python built with every name escaped.
+    function stepView(html) {
+      const view = h("div", { class: "fsnb-step-view", "data-testid": "fsnb-step-view" });
+      view.innerHTML = html;
+      return view;
+    }
+
     // Trace rows come from Python (one per step); a row opens with a click, Enter or Space.
     function renderTrace() {
       const rows = model.get("trace") || [];
@@ -311,6 +318,7 @@ export default {
           h("span", { class: "fsnb-duration", text: row.tool ? fmtMs(row.duration_ms) : "" }));
         const detail = open ? h("div", { class: "fsnb-trace-detail", id: detailId, "data-testid": "fsnb-trace-detail" },
           row.reason ? h("div", { class: "fsnb-detail-reason", text: row.reason }) : null,
+          row.view_html ? stepView(row.view_html) : null,
           h("pre", { text: row.result ?? (row.ok === null ? "(no result yet)" : row.target || "") })) : null;
         return [line, detail];
       }));

@@ -6,6 +6,9 @@ Every tool is importable as `fsnb.tools.<name>`; called by hand with the folder 
 """
 
 from fsnb.protocol.outcome import ToolOutcome
+from fsnb.tools.bookmarks import bookmark
+from fsnb.tools.cleanup import find_duplicates
+from fsnb.tools.compare import compare_files
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import glob, grep, parse_file, preview_file, read, scan_folder
 from fsnb.tools.indexed import INDEX_TOOLS, get_document, list_indexed_documents, semantic_search
@@ -25,8 +28,17 @@ from fsnb.tools.scratch import (
     list_tables,
     query_data,
 )
+from fsnb.tools.space import disk_usage, recent_files
 
 FILE_TOOLS = [scan_folder, preview_file, parse_file, read, grep, glob]
+NAVIGATOR_TOOLS = [
+    *NAVIGATOR_TOOLS,
+    disk_usage,
+    recent_files,
+    find_duplicates,
+    bookmark,
+    compare_files,
+]
 
 
 def file_registry() -> Registry:
@@ -51,11 +63,15 @@ __all__ = [
     "ToolContext",
     "ToolOutcome",
     "agent_registry",
+    "bookmark",
     "browse_directory",
+    "compare_files",
     "create_table",
+    "disk_usage",
     "drop_table",
     "file_info",
     "file_registry",
+    "find_duplicates",
     "find_files",
     "get_document",
     "glob",
@@ -67,6 +83,7 @@ __all__ = [
     "preview_file",
     "query_data",
     "read",
+    "recent_files",
     "scan_folder",
     "semantic_search",
     "tool",

@@ -7,6 +7,7 @@ and return text the LLM can read, with the rows as `ToolOutcome` data.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import mimetypes
 import os
@@ -22,6 +23,7 @@ from fsnb import ranges
 from fsnb.documents import parse, supported
 from fsnb.documents.text import looks_binary
 from fsnb.errors import ParseError
+from fsnb.index.filesystem import entries, files_under, indexed
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import EXCLUDED_DIRS, Sandbox, Sensitivity, os_reason, shown
 from fsnb.tools.context import ToolContext
@@ -112,6 +114,27 @@ def _label(node: _Node) -> str:
     return {"folder": "[DIR]", "file": "[FIL]", "symlink": "[LNK]"}.get(node.kind, "[OTH]")
 
 
+def _index_node(ctx: ToolContext, cid: int, rel: str, depth: int | None, hidden: bool) -> _Node:
+    """`_walk` of `rel` from the index, to `depth` levels: folders at the last level hold
+    their totals but no children; only indexed files (no symlinks, no empty folders)."""
+    root = _Node(Path(rel).name or rel, rel, "folder")
+    nodes = {rel: root}
+    for e in sorted(entries(ctx.store, cid, rel, depth, hidden=hidden), key=lambda e: e.path):
+        parent = nodes[e.path.rpartition("/")[0] or "."]
+        node = _Node(e.path.rpartition("/")[2], e.path, e.type, e.size, e.mtime_ns / 1e9)
+        if e.type == "folder":
+            node.files, node.folders = e.files, e.folders
+            nodes[e.path] = node
+        parent.children.append(node)
+    for node in nodes.values():
+        node.children.sort(key=lambda c: c.name)
+    top = root.children
+    root.size = sum(c.size for c in top)
+    root.files = sum(c.files if c.kind == "folder" else 1 for c in top)
+    root.folders = sum(1 + c.folders for c in top if c.kind == "folder")
+    return root
+
+
 @tool
 def browse_directory(
     path: str = ".",
@@ -137,7 +160,15 @@ def browse_directory(
         raise ValueError(msg)
     box = ctx.sandbox
     target, rel = _folder(box, path)
-    node = _walk(box, target, rel)
+    where = indexed(ctx.store, ctx.root)
+    if where:
+        node, said = _index_node(ctx, where.cid, rel, 1, True), where.source()
+        for child in node.children:
+            if child.kind == "folder":
+                with contextlib.suppress(OSError):
+                    child.mtime = (target / child.name).stat().st_mtime
+    else:
+        node, said = _walk(box, target, rel), "from a walk"
     wanted = _extensions(filter_type)
     items = [
         c
@@ -153,7 +184,7 @@ def browse_directory(
     }
     items.sort(key=keys[sort_by])
     total = sum(c.size for c in items)
-    lines = [f"{shown(rel)} ({len(items)} items, {human_size(total)} total)", ""]
+    lines = [f"{shown(rel)} ({len(items)} items, {human_size(total)} total; {said})", ""]
     width = max((len(shown(c.name)) + 1 for c in items[:max_items]), default=4)
     lines.append(f"  Type  {'Name':<{width}}  {'Size':>9}  Modified")
     for c in items[:max_items]:
@@ -170,7 +201,8 @@ def browse_directory(
         {"name": shown(c.name), "type": c.kind, "size": c.size, "modified": _when(c.mtime)}
         for c in items[:max_items]
     ]
-    return ToolOutcome("\n".join(lines), data={"path": shown(rel), "items": rows})
+    data = {"path": shown(rel), "items": rows, "source": "index" if where else "walk"}
+    return ToolOutcome("\n".join(lines), data=data)
 
 
 def _matches(name: str, rel: str, patterns: str | None) -> bool:
@@ -232,7 +264,17 @@ def tree(
         raise ValueError(msg)
     box = ctx.sandbox
     target, rel = _folder(box, path)
-    root = _prune(_walk(box, target, rel), include_pattern, exclude_pattern, dirs_only)
+    where = indexed(ctx.store, ctx.root)
+    patterns = include_pattern is not None or exclude_pattern is not None
+    if where and not patterns:  # hidden names left out by the query, totals kept
+        root = _index_node(ctx, where.cid, rel, max_depth, False)
+        if dirs_only:
+            _drop_files(root)
+    elif where:
+        root = _index_node(ctx, where.cid, rel, None, True)
+        root = _prune(root, include_pattern, exclude_pattern, dirs_only)
+    else:
+        root = _prune(_walk(box, target, rel), include_pattern, exclude_pattern, dirs_only)
     lines = [shown(rel) + "/"]
     hidden = 0
 
@@ -250,7 +292,7 @@ def tree(
             if child.kind == "folder":
                 deeper = (
                     f" [{child.files} files, {child.folders} folders not shown]"
-                    if depth >= max_depth and child.children
+                    if depth >= max_depth and (child.children or child.files or child.folders)
                     else ""
                 )
                 lines.append(f"{prefix}+-- {name}/{size(child)}{deeper}")
@@ -265,9 +307,18 @@ def tree(
             f"[tree cut at {TREE_LINES} lines: {hidden} more entries not shown; "
             "narrow the path, lower max_depth or use include_pattern]"
         )
-    lines.append(f"\n{root.folders} folders, {root.files} files, {human_size(root.size)} total")
+    said = where.source() if where else "from a walk"
+    total = f"{root.folders} folders, {root.files} files, {human_size(root.size)} total"
+    lines.append(f"\n{total} ({said})")
     data = {"folders": root.folders, "files": root.files, "size": root.size, "cut": hidden}
+    data["source"] = "index" if where else "walk"
     return ToolOutcome("\n".join(lines), data=data)
+
+
+def _drop_files(node: _Node) -> None:
+    node.children = [c for c in node.children if c.kind == "folder"]
+    for child in node.children:
+        _drop_files(child)
 
 
 def _encoding(data: bytes) -> str:
@@ -456,6 +507,72 @@ def _content_score(file: Path, query: str) -> tuple[float, str]:
     return min(count, 30) or 1, f"{what}: \u2026{snippet}\u2026"
 
 
+def _walk_hits(
+    box: Sandbox,
+    base: str,
+    query: str,
+    how: str,
+    wanted: set[str],
+    sizes: ranges.SizeRange | None,
+    dates: ranges.DateRange | None,
+) -> tuple[int, list[_Hit]]:
+    """(files looked at, matches) from a walk of `base`."""
+    walked, hits = 0, []
+    for entry in box.entries(base):
+        if entry.note or entry.symlink or entry.verdict.level is Sensitivity.BLOCK:
+            continue
+        try:
+            info = entry.path.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        walked += 1
+        if wanted and entry.path.suffix.lower() not in wanted:
+            continue
+        if sizes and info.st_size not in sizes:
+            continue
+        if dates and datetime.fromtimestamp(info.st_mtime) not in dates:
+            continue
+        score, why = (1.0, "matches the filters") if how == "metadata" else (0.0, "")
+        if "name" in how:
+            score, why = _name_score(query, entry.rel)
+        readable = entry.verdict.level in (Sensitivity.NONE, Sensitivity.WARN)
+        if not score and "content" in how and readable and supported(entry.rel):
+            score, why = _content_score(entry.path, query)
+        if score:
+            hits.append(_Hit(entry.rel, info.st_size, info.st_mtime, score, why))
+    return walked, hits
+
+
+def _like(query: str) -> list[str]:
+    """SQL LIKE patterns every name the query can match passes (none for a [set] glob)."""
+    low = query.lower().strip()
+    escaped = low.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    if _WILDCARDS.search(low):
+        return [] if "[" in low else [escaped.replace("*", "%").replace("?", "_")]
+    return [f"%{word}%" for word in escaped.split()] or ["%"]
+
+
+def _index_hits(
+    ctx: ToolContext,
+    cid: int,
+    base: str,
+    query: str,
+    how: str,
+    wanted: set[str],
+    sizes: ranges.SizeRange | None,
+    dates: ranges.DateRange | None,
+) -> tuple[int, list[_Hit]]:
+    """(rows read, matches) of a name or metadata search in the index."""
+    like = _like(query) if how == "name" else []
+    rows = files_under(ctx.store, cid, base, extensions=wanted, sizes=sizes, dates=dates, like=like)
+    hits = []
+    for rel, size, mtime_ns in rows:
+        score, why = _name_score(query, rel) if how == "name" else (1.0, "matches the filters")
+        if score:
+            hits.append(_Hit(rel, size, mtime_ns / 1e9, score, why))
+    return len(rows), hits
+
+
 @tool
 def find_files(
     query: str,
@@ -498,29 +615,13 @@ def find_files(
     if how == "auto":
         plain = _WILDCARDS.search(query) or _FILE_NAME.fullmatch(query.strip())
         how = "name" if plain else "name+content"
-    walked, hits = 0, []
-    for entry in box.entries(base):
-        if entry.note or entry.symlink or entry.verdict.level is Sensitivity.BLOCK:
-            continue
-        try:
-            info = entry.path.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        walked += 1
-        if wanted and entry.path.suffix.lower() not in wanted:
-            continue
-        if sizes and info.st_size not in sizes:
-            continue
-        if dates and datetime.fromtimestamp(info.st_mtime) not in dates:
-            continue
-        score, why = (1.0, "matches the filters") if how == "metadata" else (0.0, "")
-        if "name" in how:
-            score, why = _name_score(query, entry.rel)
-        readable = entry.verdict.level in (Sensitivity.NONE, Sensitivity.WARN)
-        if not score and "content" in how and readable and supported(entry.rel):
-            score, why = _content_score(entry.path, query)
-        if score:
-            hits.append(_Hit(entry.rel, info.st_size, info.st_mtime, score, why))
+    where = indexed(ctx.store, ctx.root) if how in ("name", "metadata") else None
+    if where:
+        walked, hits = _index_hits(ctx, where.cid, base, query, how, wanted, sizes, dates)
+        said, source = where.source(), "index"
+    else:
+        walked, hits = _walk_hits(box, base, query, how, wanted, sizes, dates)
+        said, source = f"from a walk of {walked} files", "walk"
     keys = {
         "relevance": lambda h: (-h.score, h.rel.lower()),
         "name": lambda h: h.rel.lower(),
@@ -533,12 +634,13 @@ def find_files(
         for k, v in (("types", file_types), ("size", size_range), ("modified", date_range))
         if v
     )
-    about = f"{how.replace('+', ' and ')} search, from a walk of {walked} files under " + (
+    about = f"{how.replace('+', ' and ')} search, {said} under " + (
         f"{shown(base)}" + (f"; {filters}" if filters else "")
     )
     if not hits:
         text = f"No files found for {query!r} ({about})."
-        return ToolOutcome(text, data={"results": [], "total": 0, "walked": walked})
+        data = {"results": [], "total": 0, "walked": walked, "source": source}
+        return ToolOutcome(text, data=data)
     lines = [f"Found {len(hits)} files for {query!r} ({about}):"]
     for hit in hits[:max_results]:
         lines.append(
@@ -550,7 +652,7 @@ def find_files(
         {"path": shown(h.rel), "size": h.size, "modified": _when(h.mtime), "match": shown(h.why)}
         for h in hits[:max_results]
     ]
-    data = {"results": rows, "total": len(hits), "walked": walked}
+    data = {"results": rows, "total": len(hits), "walked": walked, "source": source}
     return ToolOutcome("\n".join(lines), data=data)
 
 

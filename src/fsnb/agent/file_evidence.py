@@ -1,0 +1,69 @@
+"""Citations whose quote is a fact about the file itself, checked against the file.
+
+A navigator answer cites a file by its stat rather than its text: "size: 2,097,152 bytes",
+"modified: 2024-05-01 10:00", "sha256: <hex>", or a folder by "files: 3 (pdf)" (the files
+under it, of those types). Facts are joined with "; ".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import datetime
+from pathlib import Path
+
+from fsnb.security import Sandbox, Sensitivity
+
+_FACT = re.compile(r"\s*(size|modified|sha256|files):\s*(\S.*?)\s*", re.IGNORECASE)
+
+
+def facts(quote: str) -> list[tuple[str, str]] | None:
+    """The (name, value) facts of a quote made only of them; None for any other quote."""
+    found = [_FACT.fullmatch(part) for part in quote.split(";")]
+    if not all(found):
+        return None
+    return [(m.group(1).lower(), m.group(2)) for m in found if m]
+
+
+def check(sandbox: Sandbox, target: Path, found: list[tuple[str, str]]) -> str:
+    """'' when every fact holds for `target` (a path inside the sandbox), else what fails."""
+    info = target.stat()
+    for name, value in found:
+        if name == "files":
+            actual = _count(sandbox, target, value)
+            claimed = re.match(r"[\d,]+", value)
+            if claimed is None or int(claimed.group().replace(",", "")) != actual:
+                return f"files given as {value}; there are {actual}"
+        elif target.is_dir():
+            return f"{name} is a fact about a file, and this is a folder"
+        elif name == "size":
+            claimed = re.fullmatch(r"([\d,]+)\s*(?:bytes?|B)", value)
+            if claimed is None or int(claimed.group(1).replace(",", "")) != info.st_size:
+                return f"size given as {value}; the file has {info.st_size:,} bytes"
+        elif name == "modified":
+            actual = datetime.fromtimestamp(info.st_mtime).strftime("%Y-%m-%d %H:%M")
+            if not actual.startswith(value):
+                return f"modified given as {value}; the file was modified {actual}"
+        elif name == "sha256":
+            with target.open("rb") as handle:
+                digest = hashlib.file_digest(handle, "sha256").hexdigest()
+            if not digest.startswith(value.lower()) or len(value) < 12:
+                return f"sha256 given as {value}; the file's is {digest}"
+    return ""
+
+
+def _count(sandbox: Sandbox, folder: Path, value: str) -> int:
+    """Files under `folder` that the tools list, of the types in parentheses in `value`."""
+    types = re.search(r"\(([^)]*)\)", value)
+    wanted = {
+        "." + t.strip().lower().lstrip(".") for t in (types.group(1) if types else "").split(",")
+    } - {"."}
+    return sum(
+        1
+        for e in sandbox.entries(sandbox.relative(folder))
+        if not (e.note or e.symlink or e.verdict.level is Sensitivity.BLOCK)
+        and (not wanted or e.path.suffix.lower() in wanted)
+    )
+
+
+__all__ = ["check", "facts"]

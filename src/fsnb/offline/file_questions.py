@@ -1,0 +1,245 @@
+"""Questions about the files themselves, answered from the navigator tools.
+
+General rules recognise them: superlatives of size or date over files ("the largest
+file", "modified most recently"), counts ("how many PDF files are in contracts"), size
+thresholds ("files larger than 1 MB"), date ranges ("files modified in 2024") and
+duplicates. Each maps to one tool call; the answer cites each file with its stat as the
+quoted evidence ("size: 2,097,152 bytes", "modified: 2024-05-01 10:00", "files: 3 (.pdf)"),
+which citation checking verifies against the file itself.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from fsnb.protocol import Action, CitedSource, ToolOutcome
+
+#: Files an answer lists and cites at most.
+LISTED = 10
+NOTE = "_(offline backend: answered from the file system, no LLM)_"
+
+_FILES = r"(?:files?|documents?)"
+_TYPES = {
+    "word": "docx,doc",
+    "excel": "xlsx,xls",
+    "spreadsheet": "xlsx,xls,csv",
+    "powerpoint": "pptx,ppt",
+    "markdown": "md,markdown",
+    "text": "txt",
+    "image": "png,jpg,jpeg,gif,svg,webp",
+    "picture": "png,jpg,jpeg,gif,svg,webp",
+}
+_SUPERLATIVE = re.compile(
+    r"\b(largest|biggest|smallest|tiniest|newest|latest|oldest|most recent(?:ly)?|"
+    r"least recent(?:ly)?)\b",
+    re.IGNORECASE,
+)
+_CHANGED = r"(?:modified|changed|updated|edited|saved)"
+_LAST_CHANGED = re.compile(rf"\b{_CHANGED}\s+last\b|\blast\s+{_CHANGED}\b", re.IGNORECASE)
+_COUNT = re.compile(
+    rf"\bhow many\s+(?:([\w.]+)\s+)?{_FILES}(?=\s+(?:are|is|exist|do|does|in|under|inside|"
+    r"within|there)\b|\s*\?|\s*$)",
+    re.IGNORECASE,
+)
+_SIZE = re.compile(
+    r"\b(over|above|larger than|bigger than|more than|greater than|exceeding|at least|"
+    r"smaller than|less than|under|below)\s+(\d+(?:\.\d+)?)\s*([kmgt]?i?b|bytes?)\b",
+    re.IGNORECASE,
+)
+_DUPLICATES = re.compile(
+    rf"\b(?:duplicated?|identical)\s+{_FILES}|\b{_FILES}\b.*\bduplicat|\bduplicates\b",
+    re.IGNORECASE,
+)
+_SCOPE = re.compile(
+    r"\b(?:in|under|inside|within)\s+(?:the\s+)?[\"'`]?([\w./-]+?)[\"'`]?"
+    r"(?:\s+(?:folder|directory|subfolder))?\s*\??\s*$",
+    re.IGNORECASE,
+)
+_DAY = r"\d{4}-\d{1,2}-\d{1,2}"
+_WHEN = re.compile(
+    rf"\b{_CHANGED}\s+(?:(today|yesterday)|this\s+(week|month|year)|"
+    rf"(?:in|during)\s+(?:the\s+)?(?:last|past)\s+(\d+)\s+days|"
+    rf"(?:in|during)\s+(\d{{4}}(?:-\d{{1,2}})?|[a-z]+\s+\d{{4}})|on\s+({_DAY})|"
+    rf"(since|after|before)\s+({_DAY}|\d{{4}}(?:-\d{{1,2}})?)|"
+    rf"between\s+({_DAY})\s+and\s+({_DAY}))",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class FileQuestion:
+    """What a question about the files asks (`kind`), the call that answers it, and how
+    the answer names the files ("PDF files under contracts")."""
+
+    kind: str  # largest, smallest, newest, oldest, count, size, dates, duplicates
+    tool: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    what: str = "files"
+
+
+def _extensions(word: str | None) -> str | None:
+    if not word:
+        return None
+    low = word.lower().strip(".")
+    if low in _TYPES:
+        return _TYPES[low]
+    if f".{low}" in mimetypes.types_map or low in ("md", "docx", "xlsx", "pptx"):
+        return low
+    return None
+
+
+def _scope(task: str, root: str) -> str:
+    found = _SCOPE.search(task)
+    if found:
+        name = found.group(1).strip("/")
+        if name and (Path(root) / name).is_dir():
+            return name
+    return "."
+
+
+def _when(found: re.Match[str]) -> str | None:
+    """The date range (`fsnb.ranges` syntax) a `_WHEN` match stands for."""
+    day, period, days, within, on, word, point, first, last = found.groups()
+    if day or period:
+        return day.lower() if day else f"this-{period.lower()}"
+    if days:
+        return f">={date.today() - timedelta(days=int(days)):%Y-%m-%d}"
+    if within:
+        try:
+            return f"{datetime.strptime(within.title(), '%B %Y'):%Y-%m}"
+        except ValueError:
+            return within if within[0].isdigit() else None
+    if on:
+        return on
+    if word:
+        return f"{'<' if word.lower() == 'before' else '>='}{point}"
+    return f"{first}..{last}"
+
+
+def file_question(task: str, root: str, tools: set[str]) -> FileQuestion | None:
+    """The file-system question `task` asks, when it asks one this folder's tools answer."""
+    found = _ask(task, root)
+    return found if found and found.tool in tools else None
+
+
+def _ask(task: str, root: str) -> FileQuestion | None:
+    about_files = re.search(rf"\b{_FILES}\b", task, re.IGNORECASE) is not None
+    changed = re.search(rf"\b{_CHANGED}\b", task, re.IGNORECASE) is not None
+    scope = _scope(task, root)
+    where = "" if scope == "." else f" under {scope}"
+    if _DUPLICATES.search(task):
+        return FileQuestion("duplicates", "find_duplicates", {"path": scope}, f"files{where}")
+    count = _COUNT.search(task)
+    if count:
+        types = _extensions(count.group(1))
+        args: dict[str, Any] = {"query": "*", "search_type": "metadata", "scope": scope}
+        label = f"{count.group(1)} files" if types else "files"
+        args |= {"file_types": types} if types else {}
+        return FileQuestion("count", "find_files", args, label + where)
+    size = _SIZE.search(task)
+    if size and about_files:
+        smaller = size.group(1).lower() in ("smaller than", "less than", "under", "below")
+        unit = size.group(3).upper().replace("I", "").replace("BYTES", "B").replace("BYTE", "B")
+        limit = f"{'<' if smaller else '>'}{size.group(2)}{unit}"
+        args = {"query": "*", "search_type": "metadata", "scope": scope, "size_range": limit}
+        label = f"files {size.group(1).lower()} {size.group(2)} {unit}{where}"
+        return FileQuestion("size", "find_files", args | {"sort_by": "size"}, label)
+    when = _WHEN.search(task)
+    if when and (range_ := _when(when)):
+        args = {"query": "*", "search_type": "metadata", "scope": scope, "date_range": range_}
+        label = f"files {when.group(0).lower()}{where}"
+        return FileQuestion("dates", "find_files", args | {"sort_by": "modified"}, label)
+    superlative = _SUPERLATIVE.search(task)
+    word = superlative.group(1).lower() if superlative else ""
+    if _LAST_CHANGED.search(task) or (word and changed):
+        word = "oldest" if word.startswith(("oldest", "least")) else "newest"
+    elif not (word and about_files):
+        return None
+    kind = {"biggest": "largest", "tiniest": "smallest", "latest": "newest"}.get(word, word)
+    kind = "newest" if kind.startswith("most recent") else kind
+    kind = "oldest" if kind.startswith("least recent") else kind
+    by = "size" if kind in ("largest", "smallest") else "modified"
+    last = kind in ("smallest", "oldest")
+    args = {"query": "*", "search_type": "metadata", "scope": scope, "sort_by": by}
+    return FileQuestion(kind, "find_files", args | {"max_results": 100_000 if last else 5})
+
+
+def size_evidence(size: int) -> str:
+    return f"size: {size:,} bytes"
+
+
+def _cite(citations: list[CitedSource], path: str, quote: str) -> str:
+    citations.append(CitedSource(id=len(citations) + 1, path=path, quote=quote))
+    return f"[{len(citations)}]"
+
+
+def file_answer(question: FileQuestion, outcome: ToolOutcome | None) -> Action:
+    """The stop action answering `question` from the tool's outcome, each file cited with
+    its size, date or count."""
+    if outcome is None or not outcome.ok:
+        why = outcome.text if outcome else "the tool gave no result"
+        return Action.stop(f"I could not look at the files: {why}\n\n{NOTE}", "Tool failed.")
+    citations: list[CitedSource] = []
+    if question.kind == "duplicates":
+        lines = _duplicates(question, outcome.data, citations)
+    elif question.kind == "count":
+        lines = _count(question, outcome.data, citations)
+    else:
+        lines = _listing(question, outcome.data, citations)
+    reason = f"Answered from {question.tool} with {len(citations)} cited files."
+    return Action.stop("\n".join(lines) + f"\n\n{NOTE}", reason, citations)
+
+
+def _duplicates(question: FileQuestion, data: dict, citations: list[CitedSource]) -> list[str]:
+    groups = data.get("groups", [])
+    if not groups:
+        return [f"There are no duplicate {question.what}."]
+    lines = [f"There are {len(groups)} groups of duplicate {question.what}:"]
+    for group in groups[:LISTED]:
+        evidence = f"{size_evidence(group['size'])}; sha256: {group['sha256']}"
+        marks = [f"{p} {_cite(citations, p, evidence)}" for p in group["paths"][:LISTED]]
+        lines.append(f"- {len(group['paths'])} identical copies: " + ", ".join(marks))
+    return lines
+
+
+def _count(question: FileQuestion, data: dict, citations: list[CitedSource]) -> list[str]:
+    total = int(data.get("total", 0))
+    scope = question.arguments["scope"]
+    types = question.arguments.get("file_types")
+    evidence = f"files: {total}" + (f" ({types})" if types else "")
+    lines = [f"There are {total} {question.what} {_cite(citations, scope, evidence)}."]
+    for row in data.get("results", [])[:LISTED]:
+        mark = _cite(citations, row["path"], size_evidence(row["size"]))
+        lines.append(f"- {row['path']} {mark}")
+    return lines
+
+
+def _listing(question: FileQuestion, data: dict, citations: list[CitedSource]) -> list[str]:
+    """The files a superlative, size or date question asks for, each with its fact."""
+    rows = data.get("results", [])
+    if not rows:
+        return [f"No {question.what} were found."]
+    if question.kind in ("smallest", "oldest"):
+        rows = rows[::-1]
+    dated = question.kind in ("newest", "oldest", "dates")
+    listing = question.kind in ("size", "dates")
+    lines = [f"{int(data.get('total', len(rows)))} {question.what}:"] if listing else []
+    for index, row in enumerate(rows[: LISTED if listing else 3]):
+        fact = f"modified {row['modified']}" if dated else f"{row['size']:,} bytes"
+        quote = f"modified: {row['modified']}" if dated else size_evidence(row["size"])
+        mark = _cite(citations, row["path"], quote)
+        if listing:
+            lines.append(f"- {row['path']} ({fact}) {mark}")
+        elif index == 0:
+            lines.append(f"The {question.kind} file is **{row['path']}** ({fact}) {mark}.")
+        else:
+            lines.append(f"- then {row['path']} ({fact}) {mark}")
+    return lines
+
+
+__all__ = ["FileQuestion", "file_answer", "file_question"]

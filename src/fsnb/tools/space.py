@@ -1,0 +1,176 @@
+"""Where the space goes and what changed lately: `disk_usage` and `recent_files`.
+
+Both read the file index when the folder is indexed and walk it when not; either way
+they see the same files: regular files the sensitive-file policy does not block or skip,
+ignored paths left out, and folders only as the totals of the files under them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from datetime import datetime
+
+from fsnb.index.filesystem import Entry, entries, files_under, indexed
+from fsnb.index.walk import suffix
+from fsnb.protocol.outcome import ToolOutcome
+from fsnb.ranges import DateRange
+from fsnb.security import Sandbox, Sensitivity, classify, shown
+from fsnb.tools.context import ToolContext
+from fsnb.tools.files import human_size
+from fsnb.tools.navigator import _extensions, _folder, _Node, _walk, _when
+from fsnb.tools.registry import tool
+
+_SKIPPED = (Sensitivity.BLOCK, Sensitivity.SKIP)
+
+
+def _files(node: _Node) -> list[tuple[str, int, int]]:
+    """(path, size, mtime_ns) of the walked files the index would hold."""
+    found: list[tuple[str, int, int]] = []
+    for child in node.children:
+        if child.kind == "folder":
+            found += _files(child)
+        elif child.kind == "file" and classify(child.rel).level not in _SKIPPED:
+            found.append((child.rel, child.size, int(child.mtime * 1e9)))
+    return found
+
+
+def walked_entries(box: Sandbox, base: str, depth: int) -> list[Entry]:
+    """`fsnb.index.filesystem.entries` from a walk of `base`."""
+    target = box.existing(base, "folder")
+    cut = 0 if base == "." else len(base) + 1
+    sized: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    folders: set[str] = set()
+    found: list[Entry] = []
+    for path, size, mtime_ns in _files(_walk(box, target, base)):
+        parts = path[cut:].split("/")
+        for k in range(1, len(parts)):
+            folder = path[: cut + len("/".join(parts[:k]))]
+            folders.add(folder)
+            if k <= depth:
+                total = sized[folder]
+                total[0] += size
+                total[1] += 1
+                total[2] = max(total[2], mtime_ns)
+        if len(parts) <= depth:
+            found.append(Entry(path, "file", size, 1, 0, mtime_ns))
+    for folder, (size, files, mtime_ns) in sized.items():
+        under = sum(f.startswith(folder + "/") for f in folders)
+        found.append(Entry(folder, "folder", size, files, under, mtime_ns))
+    return found
+
+
+@tool
+def disk_usage(
+    path: str = ".", *, ctx: ToolContext, depth: int = 1, top_n: int = 20
+) -> ToolOutcome:
+    """Show what takes the space in a folder: its biggest subfolders and files.
+
+    Args:
+        path: Folder to measure, relative to the root.
+        depth: How many levels of subfolders and files to rank (1: what is directly inside).
+        top_n: The most folders and files to list, largest first.
+    """
+    if depth < 1 or top_n < 1:
+        msg = "depth and top_n must be >= 1"
+        raise ValueError(msg)
+    box = ctx.sandbox
+    _, rel = _folder(box, path)
+    where = indexed(ctx.store, ctx.root)
+    if where:
+        found, source = entries(ctx.store, where.cid, rel, depth), "index"
+        said = where.source()
+    else:
+        found, source, said = walked_entries(box, rel, depth), "walk", "from a walk"
+    top = [e for e in found if _level(e.path, rel) == 1]
+    size = sum(e.size for e in top)
+    files = sum(e.files for e in top)
+    folders = sum(1 + e.folders for e in top if e.type == "folder")
+    ranked = sorted(found, key=lambda e: (-e.size, e.path))[:top_n]
+    rows = [
+        {
+            "path": shown(e.path),
+            "type": e.type,
+            "size": e.size,
+            "files": e.files,
+            "share": e.size / size if size else 0.0,
+        }
+        for e in ranked
+    ]
+    lines = [
+        f"{shown(rel)}: {human_size(size)} in {files} files, {folders} folders ({said})",
+        "",
+    ]
+    for row in rows:
+        name = row["path"] + ("/" if row["type"] == "folder" else "")
+        count = f"  {row['files']} files" if row["type"] == "folder" else ""
+        lines.append(f"  {human_size(row['size']):>9}  {row['share']:6.1%}  {name}{count}")
+    if len(found) > top_n:
+        lines.append(f"[{len(found) - top_n} smaller entries not shown: raise top_n]")
+    data = {
+        "path": shown(rel),
+        "size": size,
+        "files": files,
+        "folders": folders,
+        "source": source,
+        "entries": rows,
+    }
+    return ToolOutcome("\n".join(lines), data=data)
+
+
+def _level(path: str, base: str) -> int:
+    return path.count("/") + 1 - (0 if base == "." else base.count("/") + 1)
+
+
+@tool
+def recent_files(
+    days: float = 7,
+    *,
+    ctx: ToolContext,
+    file_type: str | None = None,
+    path: str = ".",
+    max_results: int = 50,
+) -> ToolOutcome:
+    """List the files modified in the last `days` days, newest first.
+
+    Args:
+        days: How far back to look, in days.
+        file_type: Only these extensions, e.g. "pdf" or "pdf,docx".
+        path: Folder to look in, relative to the root.
+        max_results: The most files to list.
+    """
+    if not 0 < days <= 36_500 or max_results < 1:
+        msg = "days must be > 0 and at most 36500 (a century), max_results > 0"
+        raise ValueError(msg)
+    box = ctx.sandbox
+    target, rel = _folder(box, path)
+    since = time.time_ns() - int(days * 86_400 * 1e9)
+    wanted = _extensions(file_type)
+    where = indexed(ctx.store, ctx.root)
+    if where:
+        after = DateRange(start=datetime.fromtimestamp(since / 1e9))
+        found = files_under(
+            ctx.store, where.cid, rel, extensions=wanted, dates=after, order="newest"
+        )
+        source, said = "index", where.source()
+    else:
+        found = sorted(_files(_walk(box, target, rel)), key=lambda f: (-f[2], f[0]))
+        found = [f for f in found if not wanted or suffix(f[0].rsplit("/", 1)[-1]) in wanted]
+        source, said = "walk", "from a walk"
+    hits = [f for f in found if f[2] >= since]
+    rows = [
+        {"path": shown(p), "size": size, "modified": _when(ns / 1e9)}
+        for p, size, ns in hits[:max_results]
+    ]
+    kinds = f" ({file_type})" if file_type else ""
+    head = (
+        f"{len(hits)} files{kinds} modified in the last {days:g} days under {shown(rel)} ({said})"
+    )
+    lines = [head + (":" if rows else ".")]
+    lines += [f"  {r['modified']}  {human_size(r['size']):>9}  {r['path']}" for r in rows]
+    if len(hits) > max_results:
+        lines.append(f"[{len(hits) - max_results} more not shown: raise max_results]")
+    return ToolOutcome("\n".join(lines), data={"results": rows, "source": source})
+
+
+__all__ = ["disk_usage", "recent_files", "walked_entries"]

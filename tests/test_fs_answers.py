@@ -1,0 +1,139 @@
+"""The offline backend answers questions about the files themselves, citing their stat."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import fsnb
+from fsnb.agent.citations import verify_citations
+from fsnb.agent.result import ExplorationResult
+from fsnb.offline.file_questions import file_question
+from fsnb.protocol import CitedSource
+from fsnb.security import Sandbox
+
+DAY = 86_400
+BASE = 1_700_000_000
+MB = 2**20
+TOOLS = {"find_files", "find_duplicates", "disk_usage", "recent_files"}
+
+
+def _file(path: Path, content: bytes, mtime: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    os.utime(path, (mtime, mtime))
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    root = tmp_path / "deal"
+    _file(root / "contracts" / "spa.pdf", b"%PDF-" + b"a" * 3000, BASE)
+    _file(root / "contracts" / "escrow.pdf", b"%PDF-" + b"b" * 2000, BASE - DAY)
+    _file(root / "contracts" / "notes.md", b"# Notes\n\nThe price is $9,000,000.\n", BASE - 2 * DAY)
+    _file(root / "finance" / "model.xlsx", b"x" * (3 * MB), BASE - 30 * DAY)
+    _file(root / "finance" / "archive.zip", b"z" * (MB + 1), BASE - 60 * DAY)
+    _file(root / "finance" / "budget.pdf", b"%PDF-" + b"c" * 500, BASE + 3 * DAY)
+    _file(root / "copy-of-notes.md", b"# Notes\n\nThe price is $9,000,000.\n", BASE - 3 * DAY)
+    _file(root / "keys" / "server.key", b"k" * (5 * MB), BASE + 9 * DAY)  # blocked
+    return root
+
+
+def _explore(question: str, folder: Path) -> ExplorationResult:
+    return fsnb.explore(question, folder=folder, llm="offline")
+
+
+def _paths(result: ExplorationResult) -> list[str]:
+    assert result.ok and result.citations
+    assert all(c.verified for c in result.citations), [c.problem for c in result.citations]
+    return [c.path for c in result.citations]
+
+
+def test_the_largest_file(folder: Path):
+    result = _explore("Which is the largest file?", folder)
+    assert result.steps()[0]["tool"] == "find_files"
+    assert "**finance/model.xlsx**" in result.answer
+    assert _paths(result)[0] == "finance/model.xlsx"
+    assert result.citations[0].quote == f"size: {3 * MB:,} bytes"
+    assert "server.key" not in result.answer
+
+
+def test_how_many_pdf_files_are_in_a_folder(folder: Path):
+    result = _explore("How many PDF files are in contracts?", folder)
+    assert "There are 2 PDF files under contracts" in result.answer
+    paths = _paths(result)
+    assert paths[0] == "contracts" and result.citations[0].quote == "files: 2 (pdf)"
+    assert set(paths[1:]) == {"contracts/spa.pdf", "contracts/escrow.pdf"}
+
+
+def test_what_was_modified_most_recently(folder: Path):
+    result = _explore("What was modified most recently?", folder)
+    assert "**finance/budget.pdf**" in result.answer
+    assert _paths(result)[0] == "finance/budget.pdf"
+    assert result.citations[0].quote.startswith("modified: ")
+
+
+def test_files_larger_than_a_size(folder: Path):
+    result = _explore("Which files are larger than 1 MB?", folder)
+    assert "2 files larger than 1 MB" in result.answer
+    assert _paths(result) == ["finance/model.xlsx", "finance/archive.zip"]
+
+
+def test_duplicate_files(folder: Path):
+    result = _explore("Are there duplicate files?", folder)
+    assert "1 groups of duplicate files" in result.answer
+    assert set(_paths(result)) == {"contracts/notes.md", "copy-of-notes.md"}
+
+
+def test_a_wrong_size_or_date_in_a_citation_is_flagged(folder: Path):
+    box = Sandbox(folder)
+    sources = [
+        CitedSource(id=1, path="finance/model.xlsx", quote="size: 1,000 bytes"),
+        CitedSource(id=2, path="finance/model.xlsx", quote=f"size: {3 * MB:,} bytes"),
+        CitedSource(id=3, path="finance/budget.pdf", quote="modified: 1999-01-01 00:00"),
+        CitedSource(id=4, path="contracts", quote="files: 5 (pdf)"),
+        CitedSource(id=5, path="keys/server.key", quote=f"size: {5 * MB:,} bytes"),
+    ]
+    checked = verify_citations("[1] [2] [3] [4] [5]", sources, box, set())
+    assert [c.verified for c in checked] == [False, True, False, False, False]
+    assert "the file has 3,145,728 bytes" in checked[0].problem
+    assert "there are 2" in checked[3].problem
+
+
+def test_document_questions_still_read_documents(folder: Path):
+    result = _explore("What is the price in the notes?", folder)
+    assert result.steps()[0]["tool"] == "scan_folder"
+    assert "$9,000,000" in result.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the largest customer's share of revenue?",
+        "How many employees does the company have?",
+        "What is the most recent amendment to the agreement?",
+        "Which documents mention the escrow amount?",
+    ],
+)
+def test_document_questions_are_not_file_questions(question: str, folder: Path):
+    assert file_question(question, str(folder), TOOLS) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "argument"),
+    [
+        ("What is the smallest file under finance?", "smallest", ("scope", "finance")),
+        ("Which file is the oldest?", "oldest", ("sort_by", "modified")),
+        ("Which document was changed last?", "newest", ("sort_by", "modified")),
+        ("How many markdown files are there?", "count", ("file_types", "md,markdown")),
+        ("List files smaller than 10 KB", "size", ("size_range", "<10KB")),
+        ("Which files were modified in 2023?", "dates", ("date_range", "2023")),
+        ("Which files were modified in May 2024?", "dates", ("date_range", "2024-05")),
+        ("Files modified between 2024-01-01 and 2024-02-01?", "dates", ("date_range", "2024-01-01..2024-02-01")),
+    ],
+)  # fmt: skip
+def test_the_rules(question: str, kind: str, argument: tuple[str, str], folder: Path):
+    found = file_question(question, str(folder), TOOLS)
+    assert found is not None and found.kind == kind
+    assert found.arguments[argument[0]] == argument[1]
