@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/parse.py
 	$(BIN)/python bench/quality.py
 	$(BIN)/python bench/index.py
+	$(BIN)/python bench/fs.py
 
 data: $(STAMP)
 	$(BIN)/python data/generate.py

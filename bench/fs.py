@@ -8,11 +8,16 @@ tiny `.txt` files (default 0), is built in a temporary folder before any clock s
 - `index_cold_s`: `Index(new db).add_folder(DIR)`: walk, policy, stats, `files` table;
 - `rescan_s`: the same `add_folder` again over the unchanged tree;
 - `du_s`: `du -sb DIR`;
+- `find_files_p50_ms`: the `find_files` tool by exact name, glob and words over the indexed
+  tree (each query `--repeat` x 5 times); `disk_usage_s`: the `disk_usage` tool over the whole
+  indexed tree (best of `--repeat`), beside `du_s`; `tree_ms`: `tree` of the root to depth 2;
+  `disk_usage_walk_s` and `tree_walk_ms`: the same tools on the folder when it is not indexed;
 - `peak_rss_mb` (the process' maximum resident size) and `index_peak_traced_mb` (Python
   allocations during the cold index, by tracemalloc, measured in a separate run so that
   tracing does not slow the timed one).
 
-Targets: `index_cold_s <= 3 * find_s`, `rescan_s <= 2 * find_s`.
+Targets: `index_cold_s <= 3 * find_s`, `rescan_s <= 2 * find_s`, `find_files_p50_ms <= 10`,
+`disk_usage_s <= 1.5 * du_s`, `tree_ms <= 100`.
 
     .venv/bin/python bench/fs.py [--files 50000] [--documents 0] [--repeat 3]
 """
@@ -23,6 +28,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -70,6 +76,39 @@ def _timed(func, *args, **kwargs) -> tuple[float, object]:
     return time.perf_counter() - start, result
 
 
+#: find_files queries over `build_tree`'s names: an exact name, globs, words.
+QUERIES = ["ledger_2018_000123.bin", "*_2019_*.png", "payroll_*", "*.zip", "vendor 2021"]
+
+
+def _p50(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def measure_tools(root: Path, db: Path, unindexed_db: Path, repeat: int) -> dict[str, object]:
+    """The navigator tools' times over the indexed tree (and, for reference, from a walk)."""
+    from fsnb.tools import disk_usage, find_files, tree
+    from fsnb.tools.context import ToolContext
+
+    ctx, walk = ToolContext(root, db), ToolContext(root, unindexed_db)
+    finds = []
+    for query in QUERIES * repeat * 5:
+        elapsed, outcome = _timed(find_files.outcome, query, ctx=ctx, search_type="name")
+        assert outcome.ok and outcome.data["source"] == "index", outcome.text
+        finds.append(elapsed)
+    usage = [_timed(disk_usage.outcome, ".", ctx=ctx)[0] for _ in range(repeat)]
+    trees = [_timed(tree.outcome, ".", ctx=ctx, max_depth=2)[0] for _ in range(repeat * 5)]
+    walked = _timed(disk_usage.outcome, ".", ctx=walk)
+    assert walked[1].data["source"] == "walk"
+    return {
+        "find_files_p50_ms": round(_p50(finds) * 1000, 2),
+        "find_files_p95_ms": round(sorted(finds)[int(0.95 * (len(finds) - 1))] * 1000, 2),
+        "disk_usage_s": round(min(usage), 3),
+        "tree_ms": round(_p50(trees) * 1000, 2),
+        "disk_usage_walk_s": round(walked[0], 3),
+        "tree_walk_ms": round(_timed(tree.outcome, ".", ctx=walk, max_depth=2)[0] * 1000, 1),
+    }
+
+
 def measure(files: int, documents: int, repeat: int) -> dict[str, object]:
     from fsnb.index.index import Index
 
@@ -79,13 +118,18 @@ def measure(files: int, documents: int, repeat: int) -> dict[str, object]:
         find_s = _best(["find", str(root), "-printf", "%p %s %T@\\n"], repeat)
         du_s = _best(["du", "-sb", str(root)], repeat)
 
-        index = Index(Path(tmp) / "fs.duckdb")
-        cold, report = _timed(index.add_folder, root, progress=False)
+        colds = []
+        for n in range(repeat):  # a new database file each time
+            index = Index(Path(tmp) / f"fs{n}.duckdb")
+            cold, report = _timed(index.add_folder, root, progress=False)
+            colds.append(cold)
+        cold = min(colds)
         rescan, again = _timed(index.add_folder, root, progress=False)
         rescans = [rescan]
         for _ in range(repeat - 1):
             rescans.append(_timed(index.add_folder, root, progress=False)[0])
         indexed = len(index.files(root))
+        tools = measure_tools(root, index.path, Path(tmp) / "none.duckdb", repeat)
 
         tracemalloc.start()
         Index(Path(tmp) / "traced.duckdb").add_folder(root, progress=False)
@@ -109,6 +153,11 @@ def measure(files: int, documents: int, repeat: int) -> dict[str, object]:
         "target_rescan_vs_find": 2.0,
         "index_cold_ok": cold <= 3 * find_s,
         "rescan_ok": rescan_s <= 2 * find_s,
+        **tools,
+        "disk_usage_vs_du": round(tools["disk_usage_s"] / du_s, 2),  # type: ignore[operator]
+        "find_files_ok": tools["find_files_p50_ms"] <= 10,  # type: ignore[operator]
+        "disk_usage_ok": tools["disk_usage_s"] <= 1.5 * du_s,  # type: ignore[operator]
+        "tree_ok": tools["tree_ms"] <= 100,  # type: ignore[operator]
         "index_peak_traced_mb": round(traced_peak / 2**20, 1),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "cores": os.cpu_count(),
@@ -120,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=50_000)
     parser.add_argument("--documents", type=int, default=0)
-    parser.add_argument("--repeat", type=int, default=3, help="runs of find, du and the rescan")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement")
     args = parser.parse_args(argv)
     print(json.dumps(measure(args.files, args.documents, max(1, args.repeat)), indent=2))
     return 0

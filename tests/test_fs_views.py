@@ -15,7 +15,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import fsnb
 from fsnb.cli import main
-from fsnb.notebook.fsviews import DiskUsageView, TreeView
+from fsnb.notebook.fsviews import DiskUsageView, TreeView, step_view_html
 from fsnb.tools import agent_registry
 
 registered = agent_registry().names()
@@ -144,6 +144,25 @@ def test_tree_view_nests_folders_first_with_sizes(tree_dir: Path):
 def test_tree_view_stops_at_max_depth(tree_dir: Path):
     frame = fsnb.tree(tree_dir, max_depth=1).to_frame()
     assert sorted(frame["path"]) == ["docs", "notes.txt", "src"]
+
+
+def test_tree_view_of_a_subfolder_is_relative_to_it(tree_dir: Path):
+    view = fsnb.tree(tree_dir, "docs/")
+    assert view.path == "docs" and list(view.to_frame()["path"]) == ["copy.txt", "report.txt"]
+    assert view.data["files"] == 2 and "report.txt" in view._repr_html_()
+
+
+def test_a_steps_view_is_drawn_from_its_data_alone():
+    data = {"path": "docs", "folders": 1, "files": 1, "size": 5, "cut": 0, "source": "index",
+            "entries": [{"path": "docs/a", "type": "folder", "size": 5, "files": 1, "folders": 0},
+                        {"path": "docs/a/b.txt", "type": "file", "size": 5, "files": 1,
+                         "folders": 0}]}  # fmt: skip
+    page = step_view_html("tree", data)
+    assert "fsnb-tree" in page and page.index("a/") < page.index("b.txt")
+    assert "from the index" in page and "docs/a" not in page
+    usage = {"path": ".", "size": 5, "files": 1, "folders": 0, "entries": data["entries"][1:]}
+    assert "fsnb-du" in step_view_html("disk_usage", usage)
+    assert step_view_html("tree", {}) == "" and step_view_html("glob", data) == ""
 
 
 def test_tree_view_of_a_path_outside_the_root_is_refused(tree_dir: Path):

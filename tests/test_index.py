@@ -340,7 +340,9 @@ def test_a_run_with_nothing_to_parse_opens_the_database_once(
     index.add_folder(root, progress=False)  # parses notes.txt: several commits
     opened: list[bool] = []
     real = Store._open
-    monkeypatch.setattr(Store, "_open", lambda self, ro: opened.append(ro) or real(self, ro))
+    monkeypatch.setattr(
+        Store, "_open", lambda self, ro, **kw: opened.append(ro) or real(self, ro, **kw)
+    )
     (root / "a/photo.png").write_bytes(b"png, changed")
     report = index.add_folder(root, progress=False)
     assert opened == [False]  # walk first, then one transaction

@@ -142,7 +142,7 @@ def test_bad_arguments_get_one_line(both) -> None:
         ("find_files", {"query": "x", "size_range": "huge"}, "use >10MB, <1KB"),
         ("find_files", {"query": "x", "date_range": "someday"}, "this-week"),
         ("disk_usage", {"depth": 0}, "depth and top_n must be >= 1"),
-        ("recent_files", {"days": -1}, "days and max_results must be > 0"),
+        ("recent_files", {"days": -1}, "days must be > 0"),
     ]:
         out = _call(name, on, **arguments)
         assert not out.ok and expected in out.text and "\n" not in out.text, out.text
@@ -163,3 +163,22 @@ def test_index_frames(folder: Path, tmp_path: Path) -> None:
     assert len(scans) == 1 and scans.loc[0, "files"] == len(FILES)
     with pytest.raises(ValueError, match="not indexed"):
         ix.folders(tmp_path)
+
+
+def test_tree_entries_are_the_drawn_lines_in_order(both, monkeypatch) -> None:
+    docs = {"path": "docs", "type": "folder", "size": 1760, "files": 3, "folders": 2}
+    guide = {"path": "docs/guide.md", "type": "file", "size": 900, "files": 1, "folders": 0}
+    for ctx in both:
+        out = _call("tree", ctx, max_depth=2)
+        drawn = [line.split("+-- ")[1] for line in out.text.splitlines() if "+-- " in line]
+        names = [e["path"].rpartition("/")[2] for e in out.data["entries"]]
+        assert names == [line.split(" (")[0].rstrip("/") for line in drawn]
+        rows = {e["path"]: e for e in out.data["entries"]}
+        assert (rows["docs"], rows["docs/guide.md"]) == (docs, guide)
+        assert "docs/drafts/guide_v1.md" not in rows and ".hidden" not in rows
+        assert _call("tree", ctx, path="docs", max_depth=1).data["path"] == "docs"
+        with monkeypatch.context() as patch:
+            patch.setattr("fsnb.tools.navigator.TREE_LINES", 3)
+            cut = _call("tree", ctx).data
+        assert cut["cut"] == 12  # the entries under the lines not drawn
+        assert [e["path"] for e in cut["entries"]] == ["data", "data/old", "data/old/readme.txt"]

@@ -135,3 +135,12 @@ def test_console_prints_each_step_and_how_it_went():
     ):
         assert expected in text, expected
     assert text.index("step 1 · scan") < text.index("↳ 7 characters") < text.index("↻ 429")
+
+
+def test_a_rows_data_is_the_tools_and_stays_out_of_the_columns():
+    data = {"entries": [{"path": "a.txt", "type": "file", "size": 3}], "source": "walk"}
+    result = ev.ToolResult(step=1, tool="tree", args={}, result="a.txt", duration_ms=1,
+                           chars=5, data=data)  # fmt: skip
+    (row,) = trace_rows([ev.Event.from_dict(result.to_dict())])
+    assert row.data == data
+    assert "data" not in row.to_dict() and list(row.to_dict()) == list(COLUMNS)

@@ -63,6 +63,7 @@ class ToolResult(Event):
     truncated: bool = False
     ok: bool = True
     withheld: int = 0  # secret values masked out of `result`
+    data: dict[str, Any] = field(default_factory=dict)  # the outcome's data (not for the LLM)
 
 
 @dataclass(kw_only=True)

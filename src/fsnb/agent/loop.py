@@ -419,6 +419,7 @@ class _Run:
                 truncated=cut > 0,
                 ok=outcome.ok,
                 withheld=withheld,
+                data=outcome.data,
             )
         )
         return Turn(action, sent, outcome, cut)

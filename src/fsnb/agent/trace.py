@@ -7,7 +7,7 @@ static markdown and HTML renderings, the terminal's live panels and the widget's
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from fsnb.agent import events as ev
@@ -37,7 +37,8 @@ class TraceRow:
     """One step: what the agent did (`kind`, `tool`, `target`), why, and how it went.
 
     `result` is what came back: the tool's output as the LLM saw it, the human's answer,
-    the final answer, or the error. `ok` is None while the step is still running.
+    the final answer, or the error. `ok` is None while the step is still running. `data`
+    is a tool's `ToolOutcome.data`, for views; it is not one of the columns.
     """
 
     step: int
@@ -53,6 +54,7 @@ class TraceRow:
     result_chars: int | None = None
     truncated: bool = False
     at: float = 0.0
+    data: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def action(self) -> str:
@@ -64,7 +66,10 @@ class TraceRow:
         return self.ok is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The columns (`COLUMNS`), without `data`."""
+        row = asdict(replace(self, data={}))
+        del row["data"]
+        return row
 
 
 class Trace:
@@ -106,7 +111,7 @@ class Trace:
             row = TraceRow(e.step, "tool_call", e.phase, e.tool, e.target, dict(e.args))
             self.rows.append(row)
         row.result, row.ok, row.truncated, row.at = e.result, e.ok, e.truncated, e.at
-        row.duration_ms, row.result_chars = e.duration_ms, e.chars
+        row.duration_ms, row.result_chars, row.data = e.duration_ms, e.chars, e.data
         return row
 
 

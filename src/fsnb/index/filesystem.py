@@ -6,6 +6,7 @@ reading never creates the database file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,9 +34,17 @@ class Indexed:
 
 def indexed(store: Store, root: str | Path) -> Indexed | None:
     """The corpus of the folder `root` (absolute) when its files are indexed; None when
-    they are not, or the database cannot be read now (a tool then walks the folder)."""
-    if not store.path.exists():
+    they are not, or the database cannot be read now (a tool then walks the folder).
+
+    Remembered while the database file and its WAL keep their size and modified time.
+    """
+    key = (str(store.path), str(root))
+    signature = _signature(store.path)
+    if signature is None:
         return None
+    known = _known.get(key)
+    if known is not None and known[0] == signature:
+        return known[1]
     try:
         with store.connect(read_only=True) as con:
             row = con.execute(
@@ -45,7 +54,26 @@ def indexed(store: Store, root: str | Path) -> Indexed | None:
             ).fetchone()
     except (duckdb.Error, DatabaseDamaged, DatabaseLocked):
         return None
-    return Indexed(int(row[0]), row[1], row[2]) if row else None
+    found = Indexed(int(row[0]), row[1], row[2]) if row else None
+    _known[key] = (signature, found)
+    return found
+
+
+_known: dict[tuple[str, str], tuple[tuple[int, ...], Indexed | None]] = {}
+
+
+def _signature(path: Path) -> tuple[int, ...] | None:
+    """Size and modified time of the database file and its WAL; None without the file."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    try:
+        wal = path.with_name(path.name + ".wal").stat()
+        extra: tuple[int, ...] = (wal.st_size, wal.st_mtime_ns)
+    except OSError:
+        extra = ()
+    return (info.st_size, info.st_mtime_ns, info.st_ino, *extra)
 
 
 #: The files under `base` ('.': all) of one corpus, their path relative to `base` split
@@ -159,21 +187,15 @@ def scans(store: Store, cid: int) -> pd.DataFrame:
         return con.execute(_SCANS, [cid]).df()
 
 
-def files_under(
-    store: Store,
+def _filters(
     cid: int,
-    base: str = ".",
-    *,
-    extensions: Iterable[str] = (),
-    sizes: SizeRange | None = None,
-    dates: DateRange | None = None,
-    like: Iterable[str] = (),
-    order: str = "path",
-    limit: int | None = None,
-) -> list[tuple[str, int, int]]:
-    """(path, size, mtime_ns) of the files under `base` that pass the filters: extensions
-    ('.pdf'), a size and a modified-date range, and SQL LIKE patterns (escape '\\') that
-    the lower-case name or path must all match; ordered by `order` (path, newest)."""
+    base: str,
+    extensions: Iterable[str],
+    sizes: SizeRange | None,
+    dates: DateRange | None,
+) -> tuple[list[str], list[object]]:
+    """WHERE clauses and parameters for the files of corpus `cid` under `base` with these
+    extensions ('.pdf'), sizes and modified dates."""
     where = ["corpus_id = ?", "(? = '.' OR starts_with(path, ? || '/'))"]
     params: list[object] = [cid, base, base]
     exts = sorted(extensions)
@@ -190,12 +212,93 @@ def files_under(
         if bound is not None:
             where.append(f"mtime_ns {op} ?")
             params.append(int(bound.timestamp() * 1e9))
-    for pattern in like:
-        where.append("(lower(name) LIKE ? ESCAPE '\\' OR lower(path) LIKE ? ESCAPE '\\')")
-        params += [pattern, pattern]
+    return where, params
+
+
+def files_under(
+    store: Store,
+    cid: int,
+    base: str = ".",
+    *,
+    extensions: Iterable[str] = (),
+    sizes: SizeRange | None = None,
+    dates: DateRange | None = None,
+    order: str = "path",
+    limit: int | None = None,
+) -> list[tuple[str, int, int]]:
+    """(path, size, mtime_ns) of the files under `base` that pass the filters, ordered by
+    `order` (path, newest)."""
+    where, params = _filters(cid, base, extensions, sizes, dates)
     sql = f"SELECT path, size, mtime_ns FROM files WHERE {' AND '.join(where)}"
     sql += " ORDER BY mtime_ns DESC, path" if order == "newest" else " ORDER BY path"
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
     with store.connect(read_only=True) as con:
         return con.execute(sql, params).fetchall()
+
+
+#: How a name search scores a file, best first, as `navigator._name_score` does on a walk.
+_GLOB_SCORE = "CASE WHEN lower(name) GLOB ? OR lower(path) GLOB ? THEN 50 ELSE 0 END"
+_WORDS_SCORE = """CASE
+    WHEN lower(name) = ? OR regexp_replace(lower(name), '(.)\\.[^.]+$', '\\1') = ? THEN 100
+    WHEN contains(lower(name), ?) THEN 60
+    WHEN list_bool_and([contains(lower(name), w) FOR w IN ?::VARCHAR[]]) THEN 40
+    WHEN list_bool_and([contains(lower(path), w) FOR w IN ?::VARCHAR[]]) THEN 20
+    ELSE 0 END"""
+_SET = re.compile(r"\[[^\]]*\]")
+_WHY = {
+    100: "exact name",
+    60: "name contains the query",
+    50: "name matches the pattern",
+    40: "name contains every word",
+    20: "path contains every word",
+    1: "matches the filters",
+}
+_ORDER = {
+    "relevance": "score DESC, lower(path)",
+    "name": "lower(path)",
+    "size": "size DESC, lower(path)",
+    "modified": "mtime_ns DESC, lower(path)",
+}
+
+
+def find(
+    store: Store,
+    cid: int,
+    base: str,
+    query: str | None,
+    *,
+    glob: bool = False,
+    extensions: Iterable[str] = (),
+    sizes: SizeRange | None = None,
+    dates: DateRange | None = None,
+    sort: str = "relevance",
+    limit: int = 50,
+) -> tuple[int, list[tuple[str, int, int, str]]]:
+    """(matches, the first `limit` as (path, size, mtime_ns, why)) of a name search
+    (`query` a glob with `glob`, else words) or, with no query, of the filters alone;
+    scored, ranked and cut in SQL."""
+    where, params = _filters(cid, base, extensions, sizes, dates)
+    low = (query or "").lower().strip()
+    score: list[object] = []
+    if query is None:
+        expression = "1"
+    elif glob:  # pre-filtered by a LIKE pattern every match passes (a [set] as any one)
+        expression, score = _GLOB_SCORE, [low, low]
+        where.append("path ILIKE ?")
+        params.append("%" + _SET.sub("_", low).replace("*", "%").replace("?", "_"))
+    else:  # pre-filtered: every word is somewhere in the path ('_' and '%' only widen it)
+        words = low.split()
+        expression, score = _WORDS_SCORE, [low, low, low, words, words]
+        where += ["path ILIKE ?"] * len(words)
+        params += [f"%{word}%" for word in words]
+    sql = (
+        f"SELECT path, size, mtime_ns, score, count(*) OVER () FROM"
+        f" (SELECT path, size, mtime_ns, {expression} AS score FROM files"
+        f" WHERE {' AND '.join(where)}) WHERE score > 0"
+        f" ORDER BY {_ORDER[sort]} LIMIT {min(int(limit), 2**62)}"
+    )
+    with store.connect(read_only=True) as con:
+        rows = con.execute(sql, score + params).fetchall()
+    total = rows[0][4] if rows else 0
+    return total, [(path, size, mtime, _WHY[points]) for path, size, mtime, points, _ in rows]

@@ -223,7 +223,7 @@ def run_select(
     checked = single_select(sql)
     limit_text = memory_size(memory_limit)
     try:
-        with store.connect(read_only=True) as con:
+        with store.connect(read_only=True, isolated=True) as con:
             _settings(con, limit_text)
             if folder is not None:
                 check_confined(checked, _confine(con, folder))

@@ -1,13 +1,15 @@
 """The DuckDB file behind the index and the scratchpad: schema, migrations, connections.
 
 DuckDB lets one process write a database file at a time. fsnb holds connections only for
-the length of one unit of work; when another process holds the file, opening waits and
-retries (with backoff) instead of failing, and gives up with a clear `DatabaseLocked`
-after `lock_timeout_s`. Readers open read-only. Within one process, connections to the
-same file are serialized by a lock, since DuckDB refuses two connections with different
-configurations (read-only and read-write) in one process. A connection held open by
-another tool in this process (`fsnb.connect()`, jupysql) makes a read go through an
-in-memory database with the file attached read-only, and a write fail at once with
+the length of one unit of work: each attaches the file to the process' one in-memory
+DuckDB and detaches it afterwards (about a millisecond, where opening the file as a
+database of its own starts a DuckDB instance, ~15 ms, every time). When another process
+holds the file, opening waits and retries (with backoff) instead of failing, and gives up
+with a clear `DatabaseLocked` after `lock_timeout_s`. Readers attach read-only. Within one
+process, connections to the same file are serialized by a lock, since DuckDB refuses to
+attach one file read-only and read-write at once. A connection held open by another tool
+in this process (`fsnb.connect()`, jupysql) makes a read go through an in-memory database
+of its own with the file attached read-only, and a write fail at once with
 `DatabaseInUse`, which names the connections to close (`fsnb.index.holders`).
 
 A file DuckDB cannot read (truncated, overwritten, not a database) raises
@@ -17,6 +19,7 @@ WAL) out of the way, kept, so that a rebuild starts a new file.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import threading
@@ -220,6 +223,56 @@ def _process_lock(path: Path) -> threading.RLock:
         return _process_locks.setdefault(str(path), threading.RLock())
 
 
+_shared: duckdb.DuckDBPyConnection | None = None
+_shared_guard = threading.Lock()
+_aliases = itertools.count(1)
+
+
+def _instance() -> duckdb.DuckDBPyConnection:
+    """The process' one in-memory DuckDB, to which each unit of work attaches the file:
+    attaching costs about a millisecond, where `duckdb.connect(path)` starts a database
+    instance of its own each time (~15 ms)."""
+    global _shared
+    with _shared_guard:
+        if _shared is None:
+            _shared = duckdb.connect(":memory:")
+            # Every attachment is detached (and so checkpointed) after one unit of work: a
+            # commit this large checkpoints at once instead (DuckDB then skips the WAL).
+            _shared.execute(f"SET checkpoint_threshold = '{CHECKPOINT_AT}'")
+        return _shared
+
+
+def _attach(path: Path, read_only: bool) -> tuple[duckdb.DuckDBPyConnection, str]:
+    """A cursor of the shared DuckDB with the file attached under a new name and in use;
+    read-only ones see the shared scratch schema first, as `open_read_only`'s do."""
+    con = _instance().cursor()
+    alias = f"fsnb_{next(_aliases)}"
+    quoted = str(path).replace("'", "''")
+    try:
+        con.execute(f"ATTACH '{quoted}' AS {alias}{' (READ_ONLY)' if read_only else ''}")
+    except BaseException:
+        con.close()
+        raise
+    con.execute(f"USE {alias}")
+    if read_only:
+        _scratch_first(con)
+    return con, alias
+
+
+def _release(con: duckdb.DuckDBPyConnection, alias: str | None) -> None:
+    """Close a connection of `Store._open`, detaching its file (which releases the lock
+    other processes wait on, and checkpoints a written file)."""
+    try:
+        if alias is not None:
+            with suppress(duckdb.Error):
+                con.execute("ROLLBACK")  # a transaction left open by an error, if any
+            con.execute("USE memory")
+            con.execute(f"DETACH {alias}")
+    finally:
+        with suppress(duckdb.Error):
+            con.close()
+
+
 def _is_lock_error(exc: Exception) -> bool:
     text = str(exc).lower()
     return "lock" in text and ("conflict" in text or "could not set" in text)
@@ -267,22 +320,26 @@ class Store:
     def __repr__(self) -> str:
         return f"Store({str(self.path)!r})"
 
-    def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+    def _open(
+        self, read_only: bool, *, isolated: bool = False
+    ) -> tuple[duckdb.DuckDBPyConnection, str | None]:
+        """A connection whose current database is the file, and the name under which the
+        process' shared DuckDB attached it (None: a connection of its own)."""
         if not read_only and held(self.path):
             raise DatabaseInUse(self.path)
         began = time.monotonic()
         delay = 0.02
         while True:
             try:
-                if read_only:
-                    return open_read_only(self.path)
-                return duckdb.connect(str(self.path))
+                if isolated:
+                    return open_read_only(self.path), None
+                return _attach(self.path, read_only)
             except duckdb.Error as exc:
                 waited = time.monotonic() - began
                 if in_process_conflict(exc):
                     if not read_only:
                         raise DatabaseInUse(self.path) from None
-                    return _read_beside(self.path)
+                    return _read_beside(self.path), None
                 if why := _damage(exc):
                     if not (self._headerless() and waited < CREATING_S):
                         raise DatabaseDamaged(self.path, why) from None
@@ -295,7 +352,8 @@ class Store:
                     )
                     raise DatabaseLocked(msg) from None
             time.sleep(delay * (1 + random.random()))
-            delay = min(delay * 2, 0.5)
+            # Often: a reader holds the file only for moments, and attaches again at once.
+            delay = min(delay * 2, 0.05)
 
     def _headerless(self) -> bool:
         """Whether the file is shorter than DuckDB's headers, as while another process
@@ -306,26 +364,33 @@ class Store:
             return True
 
     @contextmanager
-    def connect(self, *, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A connection for one unit of work, closed afterwards; migrates on first write."""
+    def connect(
+        self, *, read_only: bool = False, isolated: bool = False
+    ) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection for one unit of work, closed afterwards; migrates on first write.
+
+        With `isolated` (read-only), a database instance of its own, for a connection whose
+        settings (memory limit, no external access) must not reach any other.
+        """
         lock = _process_lock(self.path)
         with lock:
             if read_only and not self.path.exists():
                 read_only = False  # nothing to read yet: create the file and its schema
             if not read_only:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            with nullcontext() if read_only else lent(self.path), self._connected(read_only) as con:
+            with (
+                nullcontext() if read_only else lent(self.path),
+                self._connected(read_only, isolated=isolated and read_only) as con,
+            ):
                 yield con
 
     @contextmanager
-    def _connected(self, read_only: bool) -> Iterator[duckdb.DuckDBPyConnection]:
-        """`_open`, migrated on the first write, damage reported, closed afterwards."""
-        con = self._open(read_only)
+    def _connected(
+        self, read_only: bool, *, isolated: bool = False
+    ) -> Iterator[duckdb.DuckDBPyConnection]:
+        """`_open`, migrated on the first write, damage reported, detached afterwards."""
+        con, alias = self._open(read_only, isolated=isolated)
         try:
-            if not read_only:
-                # Each connection is closed after one unit of work, and closing checkpoints:
-                # a commit this large checkpoints at once instead (DuckDB then skips the WAL).
-                con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_AT}'")
             if not read_only and not self._migrated:
                 migrate(con)
                 self._migrated = True
@@ -335,8 +400,7 @@ class Store:
                 raise DatabaseDamaged(self.path, why) from None
             raise
         finally:
-            with suppress(duckdb.Error):
-                con.close()
+            _release(con, alias)
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:

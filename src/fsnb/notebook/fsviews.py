@@ -19,8 +19,6 @@ if TYPE_CHECKING:
 
     from fsnb.tools.context import ToolContext
 
-#: Most entries a tree view gathers (as the `tree` tool cuts its text).
-TREE_ENTRIES = 300
 _BOX = "font-family:var(--jp-code-font-family,monospace);font-size:12px;line-height:1.5"
 _BAR = "background:var(--jp-brand-color1,#1976d2);height:12px;border-radius:2px"
 
@@ -36,14 +34,22 @@ def _source(data: dict[str, Any]) -> str:
 
 @dataclass
 class TreeView:
-    """A folder's tree: `entries` are {"path", "type", "size"} rows, paths relative to the
-    folder ("a/b.txt"), folders' sizes their totals; `data` is the `tree` tool's summary
-    (folders, files, size, source)."""
+    """A folder's tree: `entries` are the `tree` tool's drawn {"path", "type", "size",
+    "files", "folders"} rows, paths relative to the folder ("a/b.txt"), folders' sizes
+    their totals; `data` is the tool's data (folders, files, size, cut, source)."""
 
     path: str
     entries: list[dict[str, Any]]
     data: dict[str, Any] = field(default_factory=dict)
     cut: bool = False
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> TreeView:
+        """The view of a `tree` call's data: its drawn entries, made relative to its path."""
+        path = str(data.get("path", "."))
+        skip = len(path) + 1 if path not in ("", ".") else 0
+        entries = [{**e, "path": e["path"][skip:]} for e in data.get("entries", [])]
+        return cls(path, entries, data, cut=bool(data.get("cut")))
 
     def __repr__(self) -> str:
         data = self.data
@@ -172,28 +178,10 @@ def _ok(outcome: Any) -> dict[str, Any]:
 
 
 def tree_view(ctx: ToolContext, path: str = ".", max_depth: int = 3) -> TreeView:
-    """The `tree` tool's summary, with the entries from its data or, when it has none,
-    from `browse_directory` down to `max_depth` levels (at most TREE_ENTRIES)."""
-    from fsnb.tools import browse_directory, tree
+    """The `tree` tool's view of `path`, `max_depth` levels deep."""
+    from fsnb.tools import tree
 
-    data = _ok(tree.outcome(path, ctx=ctx, max_depth=max_depth))
-    if "entries" in data:
-        entries = [e for e in data["entries"] if e["path"] not in ("", ".")]
-        return TreeView(path, entries, data, cut=bool(data.get("cut")))
-    entries: list[dict[str, Any]] = []
-    base = "" if path in ("", ".") else path.strip("/")
-    folders = [(base, 1)]
-    while folders and len(entries) < TREE_ENTRIES:
-        folder, depth = folders.pop(0)
-        listing = _ok(browse_directory.outcome(folder or ".", ctx=ctx, max_items=TREE_ENTRIES))
-        for item in listing["items"]:
-            rel = f"{folder}/{item['name']}" if folder else item["name"]
-            shown = rel[len(base) + 1 :] if base else rel
-            entries.append({"path": shown, "type": item["type"], "size": item["size"]})
-            if item["type"] == "folder" and depth < max_depth:
-                folders.append((rel, depth + 1))
-    cut = len(entries) >= TREE_ENTRIES or bool(data.get("cut"))
-    return TreeView(path, entries[:TREE_ENTRIES], data, cut=cut)
+    return TreeView.from_data(_ok(tree.outcome(path, ctx=ctx, max_depth=max_depth)))
 
 
 def tree(
@@ -230,21 +218,12 @@ VIEW_TOOLS = frozenset({"tree", "disk_usage"})
 STEP_VIEW_CHARS = 60_000
 
 
-def step_view_html(ctx: ToolContext, name: str, arguments: dict[str, Any]) -> str:
-    """The view of a run's `tree` or `disk_usage` step, drawn again from its arguments;
-    "" for other tools, a failed call or a view too large to keep."""
-    if name not in VIEW_TOOLS:
+def step_view_html(name: str, data: dict[str, Any]) -> str:
+    """The view of a run's `tree` or `disk_usage` step, drawn from the data it returned;
+    "" for other tools, a step without data or a view too large to keep."""
+    if name not in VIEW_TOOLS or "entries" not in data:
         return ""
-    try:
-        if name == "tree":
-            depth = int(arguments.get("max_depth") or 3)
-            view: TreeView | DiskUsageView = tree_view(ctx, arguments.get("path") or ".", depth)
-        else:
-            from fsnb.tools import agent_registry
-
-            view = DiskUsageView(_ok(agent_registry().call(name, dict(arguments), ctx=ctx)))
-    except (OSError, ValueError):
-        return ""
+    view = TreeView.from_data(data) if name == "tree" else DiskUsageView(data)
     page = view._repr_html_()
     return page if len(page) <= STEP_VIEW_CHARS else ""
 

@@ -312,16 +312,13 @@ class ExplorePanel(anywidget.AnyWidget):
 
     def _with_view(self, data: dict[str, Any], row: TraceRow) -> dict[str, Any]:
         """The row, with `view_html` (a tree or disk-usage view) for a `tree` or
-        `disk_usage` step that worked; drawn once per step, in the run's folder."""
-        from fsnb.notebook.fsviews import VIEW_TOOLS, step_view_html
+        `disk_usage` step that worked, drawn once per step from the data it returned."""
+        from fsnb.notebook.fsviews import step_view_html
 
-        if row.tool not in VIEW_TOOLS or row.ok is not True or not self._root:
+        if row.tool is None or row.ok is not True:
             return data
         if row.step not in self._views:
-            from fsnb.tools.context import ToolContext
-
-            ctx = ToolContext(self._root, self._db)
-            self._views[row.step] = step_view_html(ctx, row.tool, row.args)
+            self._views[row.step] = step_view_html(row.tool, row.data)
         if self._views[row.step]:
             data["view_html"] = self._views[row.step]
         return data

@@ -23,7 +23,7 @@ from fsnb import ranges
 from fsnb.documents import parse, supported
 from fsnb.documents.text import looks_binary
 from fsnb.errors import ParseError
-from fsnb.index.filesystem import entries, files_under, indexed
+from fsnb.index.filesystem import entries, find, indexed
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import EXCLUDED_DIRS, Sandbox, Sensitivity, os_reason, shown
 from fsnb.tools.context import ToolContext
@@ -276,6 +276,7 @@ def tree(
     else:
         root = _prune(_walk(box, target, rel), include_pattern, exclude_pattern, dirs_only)
     lines = [shown(rel) + "/"]
+    drawn: list[dict[str, object]] = []  # the entries behind lines[1:], in drawing order
     hidden = 0
 
     def size(n: _Node) -> str:
@@ -289,6 +290,7 @@ def tree(
                 hidden += 1 + child.files + child.folders
                 continue
             name = shown(child.name)
+            drawn.append(_entry(child))
             if child.kind == "folder":
                 deeper = (
                     f" [{child.files} files, {child.folders} folders not shown]"
@@ -311,8 +313,20 @@ def tree(
     total = f"{root.folders} folders, {root.files} files, {human_size(root.size)} total"
     lines.append(f"\n{total} ({said})")
     data = {"folders": root.folders, "files": root.files, "size": root.size, "cut": hidden}
-    data["source"] = "index" if where else "walk"
+    data |= {"path": shown(rel), "source": "index" if where else "walk", "entries": drawn}
     return ToolOutcome("\n".join(lines), data=data)
+
+
+def _entry(node: _Node) -> dict[str, object]:
+    """A drawn tree line as data: a folder's size and counts cover what it holds."""
+    folder = node.kind == "folder"
+    return {
+        "path": shown(node.rel),
+        "type": node.kind,
+        "size": node.size,
+        "files": node.files if folder else int(node.kind == "file"),
+        "folders": node.folders if folder else 0,
+    }
 
 
 def _drop_files(node: _Node) -> None:
@@ -543,36 +557,6 @@ def _walk_hits(
     return walked, hits
 
 
-def _like(query: str) -> list[str]:
-    """SQL LIKE patterns every name the query can match passes (none for a [set] glob)."""
-    low = query.lower().strip()
-    escaped = low.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    if _WILDCARDS.search(low):
-        return [] if "[" in low else [escaped.replace("*", "%").replace("?", "_")]
-    return [f"%{word}%" for word in escaped.split()] or ["%"]
-
-
-def _index_hits(
-    ctx: ToolContext,
-    cid: int,
-    base: str,
-    query: str,
-    how: str,
-    wanted: set[str],
-    sizes: ranges.SizeRange | None,
-    dates: ranges.DateRange | None,
-) -> tuple[int, list[_Hit]]:
-    """(rows read, matches) of a name or metadata search in the index."""
-    like = _like(query) if how == "name" else []
-    rows = files_under(ctx.store, cid, base, extensions=wanted, sizes=sizes, dates=dates, like=like)
-    hits = []
-    for rel, size, mtime_ns in rows:
-        score, why = _name_score(query, rel) if how == "name" else (1.0, "matches the filters")
-        if score:
-            hits.append(_Hit(rel, size, mtime_ns / 1e9, score, why))
-    return len(rows), hits
-
-
 @tool
 def find_files(
     query: str,
@@ -616,19 +600,24 @@ def find_files(
         plain = _WILDCARDS.search(query) or _FILE_NAME.fullmatch(query.strip())
         how = "name" if plain else "name+content"
     where = indexed(ctx.store, ctx.root) if how in ("name", "metadata") else None
-    if where:
-        walked, hits = _index_hits(ctx, where.cid, base, query, how, wanted, sizes, dates)
-        said, source = where.source(), "index"
+    if where:  # scored, ranked and cut in SQL
+        text = None if how == "metadata" else query
+        total, rows = find(
+            ctx.store, where.cid, base, text, glob=bool(_WILDCARDS.search(query)),
+            extensions=wanted, sizes=sizes, dates=dates, sort=sort_by, limit=max_results,
+        )  # fmt: skip
+        hits = [_Hit(rel, size, ns / 1e9, 0.0, why) for rel, size, ns, why in rows]
+        walked, said, source = total, where.source(), "index"
     else:
         walked, hits = _walk_hits(box, base, query, how, wanted, sizes, dates)
-        said, source = f"from a walk of {walked} files", "walk"
-    keys = {
-        "relevance": lambda h: (-h.score, h.rel.lower()),
-        "name": lambda h: h.rel.lower(),
-        "size": lambda h: (-h.size, h.rel.lower()),
-        "modified": lambda h: (-h.mtime, h.rel.lower()),
-    }
-    hits.sort(key=keys[sort_by])
+        said, source, total = f"from a walk of {walked} files", "walk", len(hits)
+        keys = {
+            "relevance": lambda h: (-h.score, h.rel.lower()),
+            "name": lambda h: h.rel.lower(),
+            "size": lambda h: (-h.size, h.rel.lower()),
+            "modified": lambda h: (-h.mtime, h.rel.lower()),
+        }
+        hits.sort(key=keys[sort_by])
     filters = ", ".join(
         f"{k} {v}"
         for k, v in (("types", file_types), ("size", size_range), ("modified", date_range))
@@ -641,18 +630,18 @@ def find_files(
         text = f"No files found for {query!r} ({about})."
         data = {"results": [], "total": 0, "walked": walked, "source": source}
         return ToolOutcome(text, data=data)
-    lines = [f"Found {len(hits)} files for {query!r} ({about}):"]
+    lines = [f"Found {total} files for {query!r} ({about}):"]
     for hit in hits[:max_results]:
         lines.append(
             f"  {shown(hit.rel)}  ({human_size(hit.size)}, {_when(hit.mtime)})  {shown(hit.why)}"
         )
-    if len(hits) > max_results:
-        lines.append(f"[{len(hits) - max_results} more not shown: raise max_results or narrow]")
+    if total > max_results:
+        lines.append(f"[{total - max_results} more not shown: raise max_results or narrow]")
     rows = [
         {"path": shown(h.rel), "size": h.size, "modified": _when(h.mtime), "match": shown(h.why)}
         for h in hits[:max_results]
     ]
-    data = {"results": rows, "total": len(hits), "walked": walked, "source": source}
+    data = {"results": rows, "total": total, "walked": walked, "source": source}
     return ToolOutcome("\n".join(lines), data=data)
 
 
