@@ -33,7 +33,7 @@ import duckdb
 from fsnb.errors import FsnbError
 from fsnb.index.holders import held, lent, refusal
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: A write connection's commit that logs more than this checkpoints at once.
 CHECKPOINT_AT = "1MB"
 #: The shared scratchpad's schema (tables made by hand, outside any folder).
@@ -175,6 +175,27 @@ MIGRATIONS: list[str] = [
     ALTER TABLE scan_log ADD COLUMN IF NOT EXISTS files INTEGER;
     ALTER TABLE scan_log ADD COLUMN IF NOT EXISTS files_written INTEGER;
     ALTER TABLE scan_log ADD COLUMN IF NOT EXISTS files_removed INTEGER;
+    """,
+    # 6: the file index without a primary key. Rows are written by anti-join, one per path
+    # by construction, and the key's index cost a fifth of indexing a tree from cold.
+    """
+    CREATE TABLE files_unkeyed (
+        corpus_id INTEGER NOT NULL,
+        path VARCHAR NOT NULL,
+        name VARCHAR NOT NULL,
+        extension VARCHAR NOT NULL,
+        size BIGINT NOT NULL,
+        mtime_ns BIGINT NOT NULL,
+        category VARCHAR NOT NULL,
+        depth INTEGER NOT NULL,
+        parent VARCHAR NOT NULL,
+        sensitivity VARCHAR NOT NULL DEFAULT 'none',
+        mime VARCHAR,
+        sha256 VARCHAR
+    );
+    INSERT INTO files_unkeyed BY NAME SELECT * FROM files;
+    DROP TABLE files;
+    ALTER TABLE files_unkeyed RENAME TO files;
     """,
 ]
 
