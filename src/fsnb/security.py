@@ -15,6 +15,7 @@ valid UTF-8 are shown with their odd bytes as `\\xNN` (`shown`), and accepted ba
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import enum
 import errno
@@ -22,8 +23,8 @@ import fnmatch
 import os
 import re
 import stat
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
@@ -229,6 +230,11 @@ class Sandbox:
             raise NotADirectoryError(msg)
         self.root = path.resolve()
         self.ignore = _ignore_patterns(self.root)
+        self.matcher = (
+            re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in self.ignore))
+            if self.ignore
+            else None
+        )  # the patterns as one regex, for `scan`
 
     def ignored(self, rel: str) -> bool:
         """Whether a relative path is the ignore file itself or matches one of its patterns."""
@@ -363,47 +369,10 @@ class Sandbox:
         if base != "." and self.ignored(base):
             return []
         found: list[Entry] = []
-        pending = [(str(start), "" if base == "." else base)]
-        while pending:
-            here, prefix = pending.pop()
-            pending.extend(self._list(here, prefix, found))
+        for listed in scan(self, str(start), "" if base == "." else f"{base}/"):
+            _add_entries(listed, found)
         found.sort(key=lambda e: e.rel.split("/"))
         return found
-
-    def _list(self, here: str, prefix: str, found: list[Entry]) -> list[tuple[str, str]]:
-        """Add the files of one folder to `found`; return its subfolders to list."""
-        try:
-            with os.scandir(here) as listing:
-                items = list(listing)
-        except OSError as exc:
-            note = f"error: cannot list this folder ({os_reason(exc)})"
-            found.append(Entry(Path(here), prefix or ".", Verdict(Sensitivity.NONE), note=note))
-            return []
-        near_limit = len(os.fsencode(here)) + NAME_MAX + 1 >= PATH_MAX
-        folders = []
-        for item in items:
-            rel = f"{prefix}/{item.name}" if prefix else item.name
-            if self._ignored_here(rel):
-                continue
-            if near_limit and len(os.fsencode(item.path)) >= PATH_MAX:
-                note = "skipped: path longer than the system allows"
-                found.append(Entry(Path(item.path), rel, classify(rel), note=note))
-                continue
-            try:
-                if item.is_dir(follow_symlinks=False):
-                    if item.name not in EXCLUDED_DIRS:
-                        folders.append((item.path, rel))
-                    continue
-                symlink = item.is_symlink()
-                if symlink and _links_to_folder(item):
-                    continue
-                regular = symlink or item.is_file(follow_symlinks=False)
-                mode = 0 if regular else item.stat(follow_symlinks=False).st_mode
-            except OSError:  # gone since the folder was read
-                continue
-            note = "" if regular else f"skipped: not a regular file ({file_kind(mode)})"
-            found.append(Entry(Path(item.path), rel, classify(rel), symlink, note))
-        return folders
 
     def walk(self, folder: str | os.PathLike[str] = ".") -> list[tuple[Path, Verdict]]:
         """Every file under `folder` that tools may try to read (regular files and
@@ -411,7 +380,116 @@ class Sandbox:
         return [(e.path, e.verdict) for e in self.entries(folder) if not e.note]
 
 
-def _links_to_folder(item: os.DirEntry[str]) -> bool:
+def _add_entries(listed: Listed, found: list[Entry]) -> None:
+    """Add one scanned folder's files, symlinked files and notes to `found`."""
+    here, prefix = listed.here, listed.prefix
+    if listed.error:
+        note = f"error: cannot list this folder ({os_reason(listed.error)})"
+        found.append(Entry(Path(here), prefix[:-1] or ".", _NONE, note=note))
+        return
+    for item in listed.long:
+        rel = prefix + item.name
+        note = "skipped: path longer than the system allows"
+        found.append(Entry(Path(f"{here}/{item.name}"), rel, classify(rel), note=note))
+    for item in listed.files:
+        rel = prefix + item.name
+        found.append(Entry(Path(f"{here}/{item.name}"), rel, classify(rel)))
+    for item in listed.links:
+        if not links_to_folder(item):
+            rel = prefix + item.name
+            found.append(Entry(Path(f"{here}/{item.name}"), rel, classify(rel), True))
+    for item in listed.others:
+        try:
+            mode = item.stat(follow_symlinks=False).st_mode
+        except OSError:  # gone since the folder was read
+            continue
+        rel, note = prefix + item.name, f"skipped: not a regular file ({file_kind(mode)})"
+        found.append(Entry(Path(f"{here}/{item.name}"), rel, classify(rel), note=note))
+
+
+@dataclass(slots=True)
+class Listed:
+    """One folder as `scan` read it, its entries sorted by type from the directory read
+    alone (no system call per entry); ignored names and excluded folders left out."""
+
+    here: str  # the folder's path on disk
+    prefix: str  # its path from the root: '' for the root, else ending in '/'
+    fd: int = -1  # open while the caller looks: `entry.stat()` is an `fstatat` on it
+    files: list[os.DirEntry[str]] = field(default_factory=list)
+    folders: list[os.DirEntry[str]] = field(default_factory=list)  # remove some: not walked
+    links: list[os.DirEntry[str]] = field(default_factory=list)
+    others: list[os.DirEntry[str]] = field(default_factory=list)  # pipes, sockets, devices
+    long: list[os.DirEntry[str]] = field(default_factory=list)  # longer than PATH_MAX
+    error: OSError | None = None  # the folder cannot be listed
+
+
+def scan(box: Sandbox, start: str, prefix: str) -> Iterator[Listed]:
+    """Every folder from `start` down (`prefix`: its path from the root, '' or ending in
+    '/'), one `os.scandir` each, depth first: the walk under every tool and the index.
+
+    Excluded and ignored folders are pruned, symlinked folders not followed (a folder
+    swapped for a symlink during the walk cannot be listed), and the subfolders left in
+    `Listed.folders` when the caller is done with a folder are walked next.
+    """
+    pending = [(start, prefix)]
+    while pending:
+        here, prefix = pending.pop()
+        try:
+            fd = os.open(here, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError as exc:
+            yield Listed(here, prefix, error=exc)
+            continue
+        try:
+            listed = _read(box.matcher, here, prefix, fd)
+            yield listed
+        finally:
+            os.close(fd)
+        pending += [(f"{here}/{item.name}", f"{prefix}{item.name}/") for item in listed.folders]
+
+
+def _read(ignore: re.Pattern[str] | None, here: str, prefix: str, fd: int) -> Listed:
+    """One folder's entries, sorted by type; see `scan`."""
+    listed = Listed(here, prefix, fd)
+    try:
+        with os.scandir(fd) as listing:
+            items = list(listing)
+    except OSError as exc:
+        listed.error = exc
+        return listed
+    near_limit = len(os.fsencode(here)) + NAME_MAX + 1 >= PATH_MAX
+    check = ignore is not None or not prefix
+    if not (check or near_limit):  # the common case, batched: a folder of plain files
+        with contextlib.suppress(OSError):  # else sort them one by one, below
+            listed.files = [item for item in items if item.is_file(follow_symlinks=False)]
+            if len(listed.files) == len(items):
+                return listed
+        listed.files = []
+    files, folders, links = listed.files.append, listed.folders.append, listed.links.append
+    for item in items:
+        name = item.name
+        if check:
+            rel = prefix + name
+            if rel == IGNORE_FILE or (ignore and (ignore.match(rel) or ignore.match(name))):
+                continue
+        if near_limit and len(os.fsencode(f"{here}/{name}")) >= PATH_MAX:
+            listed.long.append(item)
+            continue
+        try:
+            if item.is_file(follow_symlinks=False):
+                files(item)
+            elif item.is_dir(follow_symlinks=False):
+                if name not in EXCLUDED_DIRS:
+                    folders(item)
+            elif item.is_symlink():
+                links(item)
+            else:
+                listed.others.append(item)
+        except OSError:  # gone since the folder was read
+            continue
+    return listed
+
+
+def links_to_folder(item: os.DirEntry[str]) -> bool:
     try:
         return item.is_dir()
     except OSError:  # a symlink loop, or a target we may not look at

@@ -285,10 +285,12 @@ def _release(con: duckdb.DuckDBPyConnection, alias: str | None) -> None:
     other processes wait on, and checkpoints a written file)."""
     try:
         if alias is not None:
-            with suppress(duckdb.Error):
-                con.execute("ROLLBACK")  # a transaction left open by an error, if any
             con.execute("USE memory")
-            con.execute(f"DETACH {alias}")
+            try:
+                con.execute(f"DETACH {alias}")
+            except duckdb.Error:  # a transaction left open by an error
+                con.execute("ROLLBACK")
+                con.execute(f"DETACH {alias}")
     finally:
         with suppress(duckdb.Error):
             con.close()

@@ -1,10 +1,11 @@
 """The folder's regular files as columns, at `find` speed.
 
-One `os.scandir` per folder and one `lstat` per file, appended straight to the column
-lists (no per-file objects, no `pathlib`), `.fsnbignore` patterns compiled once, the
-sensitive-file policy tried per file only in folders where one regex pass over the folder's
-names finds a hit (`fsnb.security.may_flag`), and the name-derived columns (category, MIME
-type, whether the file is a document) computed once per extension. The rules are
+One `os.scandir` per folder (`fsnb.security.scan`, the walk every tool shares) and one
+`fstatat` per file, appended straight to the column lists (no per-file objects, no
+`pathlib`), `.fsnbignore` patterns compiled once, the sensitive-file policy tried per file
+only in folders where one regex pass over the folder's names finds a hit
+(`fsnb.security.may_flag`), and the name-derived columns (category, MIME type, whether the
+file is a document) computed once per extension. The rules are
 `Sandbox.entries`' (excluded and ignored folders pruned, symlinked folders not followed,
 paths longer than the system allows left out) and the sensitive-file policy's
 (`fsnb.security.classify`).
@@ -12,24 +13,14 @@ paths longer than the system allows left out) and the sensitive-file policy's
 
 from __future__ import annotations
 
-import fnmatch
+import contextlib
 import mimetypes
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 
 from fsnb.documents import supported
-from fsnb.security import (
-    EXCLUDED_DIRS,
-    IGNORE_FILE,
-    NAME_MAX,
-    PATH_MAX,
-    Sandbox,
-    Sensitivity,
-    classify,
-    may_flag,
-)
+from fsnb.security import Listed, Sandbox, Sensitivity, classify, links_to_folder, may_flag, scan
 
 CATEGORIES = {
     "document": {".pdf", ".docx", ".pptx", ".xlsx", ".html", ".htm", ".md", ".markdown", ".csv"},
@@ -97,80 +88,85 @@ class Listing:
         return len(self.columns["path"])
 
 
-def _ignore_matcher(box: Sandbox) -> re.Pattern[str] | None:
-    if not box.ignore:
-        return None
-    return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in box.ignore))
-
-
-def _ignored(ignore: re.Pattern[str] | None, rel: str, name: str) -> bool:
-    """`Sandbox._ignored_here`, with the patterns compiled."""
-    return rel == IGNORE_FILE or bool(ignore and (ignore.match(rel) or ignore.match(name)))
-
-
-def list_files(box: Sandbox) -> Listing:
-    """Every regular file under the root that the index may hold, as columns.
+def list_files(box: Sandbox, base: str = ".") -> Listing:
+    """Every regular file under the root (or the folder `base` in it, as `Sandbox.relative`
+    gives it) that the index may hold, as columns.
 
     Files the policy blocks or skips, symlinks and files that vanish are counted as
     skipped; special files, unlistable folders and over-long paths are left out.
     """
     out = Listing()
-    ignore = _ignore_matcher(box)
     odd: list[tuple[str, str, os.stat_result, str]] = []  # names that are not valid UTF-8
-    pending = [(str(box.root), "")]
-    while pending:
-        here, prefix = pending.pop()
-        try:
-            fd = os.open(here, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-        except OSError:
-            continue
-        try:  # each entry's stat is relative to the folder's descriptor (`fstatat`)
-            _folder(out, here, prefix, fd, ignore, pending, odd)
-        finally:
-            os.close(fd)
+    start = box.root if base == "." else box.root / base
+    for listed in scan(box, str(start), "" if base == "." else f"{base}/"):
+        if listed.links:
+            out.skipped += sum(not links_to_folder(item) for item in listed.links)
+        names = [item.name for item in listed.files]
+        if names and (may_flag([listed.prefix, *names]) or not _plain(out, listed, names)):
+            _folder(out, listed, odd)
     _add_odd(out, odd)
     return out
 
 
-def _folder(
-    out: Listing,
-    here: str,
-    prefix: str,
-    fd: int,
-    ignore: re.Pattern[str] | None,
-    pending: list[tuple[str, str]],
-    odd: list[tuple[str, str, os.stat_result, str]],
-) -> None:
-    """Add the files of the folder `here` (open as `fd`) to the columns, one pass and no
-    per-file objects; queue its subfolders."""
+def held(listed: Listed) -> tuple[list[str], list[os.stat_result]]:
+    """The names and `lstat`s of a scanned folder's files that the index would hold (see
+    `list_files`), for callers that want only sizes and dates."""
+    items = listed.files
+    if may_flag([listed.prefix, *[item.name for item in items]]):
+        items = [i for i in items if classify(listed.prefix + i.name).level not in _SKIPPED]
     try:
-        with os.scandir(fd) as listing:
-            items = list(listing)
-    except OSError:
-        return
-    near_limit = len(os.fsencode(here)) + NAME_MAX + 1 >= PATH_MAX
-    check = ignore is not None or not prefix
-    suspect = may_flag([prefix, *[item.name for item in items]])
+        infos = [item.stat(follow_symlinks=False) for item in items]
+    except OSError:  # one is gone since the folder was read
+        found = []
+        for item in items:
+            with contextlib.suppress(OSError):
+                found.append((item, item.stat(follow_symlinks=False)))
+        items, infos = [i for i, _ in found], [info for _, info in found]
+    if all(map(stat.S_ISREG, {info.st_mode for info in infos})):
+        return [item.name for item in items], infos
+    regular = [(i.name, s) for i, s in zip(items, infos, strict=True) if stat.S_ISREG(s.st_mode)]
+    return [name for name, _ in regular], [info for _, info in regular]
+
+
+def _plain(out: Listing, listed: Listed, names: list[str]) -> bool:
+    """Add a whole folder's files to the columns at once, if none of its paths needs a
+    second look: none the policy may flag, no special files, no names beyond ASCII."""
+    try:
+        infos = [item.stat(follow_symlinks=False) for item in listed.files]
+    except OSError:  # one is gone: `_folder` counts it
+        return False
+    prefix = listed.prefix
+    modes = {info.st_mode for info in infos}
+    if not (prefix + "".join(names)).isascii() or not all(map(stat.S_ISREG, modes)):
+        return False
+    raws = [n[dot:] if 0 < (dot := n.rfind(".")) < len(n) - 1 else "" for n in names]
+    kinds = [_SUFFIXES.get(raw) or _suffix(raw) for raw in raws]
+    cols = out.columns
+    cols["path"] += [prefix + name for name in names]
+    cols["extension"] += [ext for ext, _ in kinds]
+    cols["size"] += [info.st_size for info in infos]
+    cols["mtime_ns"] += [info.st_mtime_ns for info in infos]
+    cols["sensitivity"] += ["none"] * len(names)
+    if not any(document for _, document in set(kinds)):
+        return True
+    for name, info, (_, document) in zip(names, infos, kinds, strict=True):
+        if document:
+            size, mtime = info.st_size, info.st_mtime_ns
+            out.documents[prefix + name] = (f"{listed.here}/{name}", size, mtime, "none")
+    return True
+
+
+def _folder(out: Listing, listed: Listed, odd: list[tuple[str, str, os.stat_result, str]]) -> None:
+    """Add the regular files of one scanned folder to the columns one by one, trying the
+    policy on each where the folder's names may hold a flagged one."""
+    here, prefix = listed.here, listed.prefix
+    suspect = may_flag([prefix, *[item.name for item in listed.files]])
     cols = out.columns
     paths, exts, sizes = cols["path"].append, cols["extension"].append, cols["size"].append
     mtimes, levels = cols["mtime_ns"].append, cols["sensitivity"].append
-    for item in items:
+    for item in listed.files:
         name = item.name
         rel = prefix + name
-        if check and _ignored(ignore, rel, name):
-            continue
-        if near_limit and len(os.fsencode(f"{here}/{name}")) >= PATH_MAX:
-            continue
-        try:
-            if not item.is_file(follow_symlinks=False):
-                if item.is_dir(follow_symlinks=False):
-                    if name not in EXCLUDED_DIRS:
-                        pending.append((f"{here}/{name}", rel + "/"))
-                elif item.is_symlink() and not _links_to_folder(item):
-                    out.skipped += 1  # a symlinked file (a FIFO, socket, device: left out)
-                continue
-        except OSError:
-            continue
         if suspect:
             level = classify(rel).level
             if level in _SKIPPED:
@@ -220,10 +216,3 @@ def _add_odd(out: Listing, odd: list[tuple[str, str, os.stat_result, str]]) -> N
             out.columns[column].append(value)
         if kind(ext)[2]:
             out.documents[stored] = (path, info.st_size, info.st_mtime_ns, level)
-
-
-def _links_to_folder(item: os.DirEntry[str]) -> bool:
-    try:
-        return item.is_dir()
-    except OSError:  # a symlink loop, or a target we may not look at
-        return False

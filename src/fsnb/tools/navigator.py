@@ -1,8 +1,9 @@
 """The navigator tools: browse a folder, draw its tree, describe a file, find files.
 
-They walk the folder with `os.scandir` under the sandbox's rules (ignored paths and
-excluded folders left out, symlinked folders not followed, blocked files never opened)
-and return text the LLM can read, with the rows as `ToolOutcome` data.
+They read the index when the folder is indexed, else walk it with `fsnb.security.scan`
+under the sandbox's rules (ignored paths and excluded folders left out, symlinked folders
+not followed, blocked files never opened), keeping nodes only as deep as they draw, and
+return text the LLM can read, with the rows as `ToolOutcome` data.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from fsnb.documents.text import looks_binary
 from fsnb.errors import ParseError
 from fsnb.index.filesystem import entries, find, indexed
 from fsnb.protocol.outcome import ToolOutcome
-from fsnb.security import EXCLUDED_DIRS, Sandbox, Sensitivity, os_reason, shown
+from fsnb.security import Listed, Sandbox, Sensitivity, os_reason, scan, shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
 from fsnb.tools.registry import tool
@@ -65,40 +66,86 @@ class _Node:
     files: int = 0
     folders: int = 0
     note: str = ""
+    items: int = 0  # what a folder holds directly, when its children were not kept
 
 
-def _walk(box: Sandbox, path: Path, rel: str) -> _Node:
-    """`path` and everything under it that the sandbox lets tools see."""
-    node = _Node(path.name or rel, rel, "folder")
-    try:
-        node.mtime = path.stat().st_mtime
-        with os.scandir(path) as listing:
-            items = sorted(listing, key=lambda i: i.name)
-    except OSError as exc:
-        node.note = f"cannot list ({os_reason(exc)})"
-        return node
-    for item in items:
-        child_rel = item.name if rel == "." else f"{rel}/{item.name}"
-        if box.ignored(child_rel):
+def _walk(
+    box: Sandbox, path: Path, rel: str, depth: int | None = None, hidden: bool = True
+) -> _Node:
+    """`path` and everything under it that the sandbox lets tools see, from one `scan`.
+
+    Folders `depth` levels down hold their totals and `items` but no children; `hidden`:
+    keep names that start with a dot (else they are neither listed nor counted).
+    """
+    root = _Node(path.name or rel, rel, "folder")
+    start = "" if rel == "." else f"{rel}/"
+    nodes = {start: (root, 0)}
+    walked: list[tuple[_Node, _Node]] = []  # (folder, its parent), parents first
+    for listed in scan(box, str(path), start):
+        node, level = nodes[listed.prefix]
+        if listed.error:
+            node.note = f"cannot list ({os_reason(listed.error)})"
             continue
-        try:
-            if item.is_dir(follow_symlinks=False):
-                if item.name in EXCLUDED_DIRS:
-                    continue
-                child = _walk(box, Path(item.path), child_rel)
-                node.folders += 1 + child.folders
-                node.files += child.files
-            else:
+        if not hidden:
+            listed.folders = [f for f in listed.folders if not f.name.startswith(".")]
+        with contextlib.suppress(OSError):
+            node.mtime = os.fstat(listed.fd).st_mtime
+        opened = depth is None or level < depth
+        for item in listed.folders:
+            child = _Node(item.name, listed.prefix + item.name, "folder")
+            nodes[f"{child.rel}/"] = (child, level + 1)
+            walked.append((child, node))
+            if opened:
+                node.children.append(child)
+        if opened:
+            _add_children(node, listed, hidden)
+        else:
+            _add_totals(node, listed, hidden)
+    for child, parent in reversed(walked):
+        parent.size += child.size
+        parent.files += child.files
+        parent.folders += 1 + child.folders
+    return root
+
+
+def _add_children(node: _Node, listed: Listed, hidden: bool) -> None:
+    """Give `node` a child for each entry of its folder, sorted by name."""
+    prefix = listed.prefix
+    for kind, items in (
+        ("file", listed.files),
+        ("symlink", listed.links),
+        ("other", listed.others),
+    ):
+        for item in items:
+            if not hidden and item.name.startswith("."):
+                continue
+            try:
                 info = item.stat(follow_symlinks=False)
-                kind = "symlink" if item.is_symlink() else "file" if item.is_file() else "other"
-                child = _Node(item.name, child_rel, kind, info.st_size, info.st_mtime)
-                child.size = info.st_size if kind == "file" else 0
-                node.files += kind == "file"
-        except OSError:  # gone since the folder was read
-            continue
-        node.size += child.size
-        node.children.append(child)
-    return node
+            except OSError:  # gone since the folder was read
+                continue
+            size = info.st_size if kind == "file" else 0
+            node.children.append(_Node(item.name, prefix + item.name, kind, size, info.st_mtime))
+            node.size += size
+            node.files += kind == "file"
+    node.children.sort(key=lambda c: c.name)
+
+
+def _add_totals(node: _Node, listed: Listed, hidden: bool) -> None:
+    """Add the sizes and the count of a folder's files to `node`, with no children."""
+    files = listed.files if hidden else [f for f in listed.files if not f.name.startswith(".")]
+    try:
+        node.size += sum([item.stat(follow_symlinks=False).st_size for item in files])
+        node.files += len(files)
+    except OSError:  # one is gone since the folder was read: count the others
+        for item in files:
+            with contextlib.suppress(OSError):
+                node.size += item.stat(follow_symlinks=False).st_size
+                node.files += 1
+    node.items = (
+        len(files)
+        + len(listed.folders)
+        + sum(hidden or not i.name.startswith(".") for i in (*listed.links, *listed.others))
+    )
 
 
 def _folder(box: Sandbox, path: str) -> tuple[Path, str]:
@@ -168,7 +215,7 @@ def browse_directory(
                 with contextlib.suppress(OSError):
                     child.mtime = (target / child.name).stat().st_mtime
     else:
-        node, said = _walk(box, target, rel), "from a walk"
+        node, said = _walk(box, target, rel, depth=1), "from a walk"
     wanted = _extensions(filter_type)
     items = [
         c
@@ -274,7 +321,11 @@ def tree(
         root = _index_node(ctx, where.cid, rel, None, True)
         root = _prune(root, include_pattern, exclude_pattern, dirs_only)
     else:
-        root = _prune(_walk(box, target, rel), include_pattern, exclude_pattern, dirs_only)
+        root = _walk(box, target, rel, None if patterns else max_depth, patterns)
+        if patterns:
+            root = _prune(root, include_pattern, exclude_pattern, dirs_only)
+        elif dirs_only:
+            _drop_files(root)
     lines = [shown(rel) + "/"]
     drawn: list[dict[str, object]] = []  # the entries behind lines[1:], in drawing order
     hidden = 0
@@ -294,7 +345,8 @@ def tree(
             if child.kind == "folder":
                 deeper = (
                     f" [{child.files} files, {child.folders} folders not shown]"
-                    if depth >= max_depth and (child.children or child.files or child.folders)
+                    if depth >= max_depth
+                    and (child.children or child.items or child.files or child.folders)
                     else ""
                 )
                 lines.append(f"{prefix}+-- {name}/{size(child)}{deeper}")

@@ -12,52 +12,69 @@ from collections import defaultdict
 from datetime import datetime
 
 from fsnb.index.filesystem import Entry, entries, files_under, indexed
-from fsnb.index.walk import suffix
+from fsnb.index.walk import held, list_files, stored_name, suffix
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.ranges import DateRange
-from fsnb.security import Sandbox, Sensitivity, classify, shown
+from fsnb.security import Sandbox, scan, shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
-from fsnb.tools.navigator import _extensions, _folder, _Node, _walk, _when
+from fsnb.tools.navigator import _extensions, _folder, _when
 from fsnb.tools.registry import tool
 
-_SKIPPED = (Sensitivity.BLOCK, Sensitivity.SKIP)
 
-
-def _files(node: _Node) -> list[tuple[str, int, int]]:
-    """(path, size, mtime_ns) of the walked files the index would hold."""
-    found: list[tuple[str, int, int]] = []
-    for child in node.children:
-        if child.kind == "folder":
-            found += _files(child)
-        elif child.kind == "file" and classify(child.rel).level not in _SKIPPED:
-            found.append((child.rel, child.size, int(child.mtime * 1e9)))
-    return found
+def _files(box: Sandbox, base: str) -> list[tuple[str, int, int]]:
+    """(path, size, mtime_ns) of the files under `base` the index would hold, from a walk."""
+    columns = list_files(box, base).columns
+    return list(zip(columns["path"], columns["size"], columns["mtime_ns"], strict=True))  # type: ignore[arg-type]
 
 
 def walked_entries(box: Sandbox, base: str, depth: int) -> list[Entry]:
-    """`fsnb.index.filesystem.entries` from a walk of `base`."""
-    target = box.existing(base, "folder")
-    cut = 0 if base == "." else len(base) + 1
-    sized: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    folders: set[str] = set()
+    """`fsnb.index.filesystem.entries` from a walk of `base`: each folder's files summed
+    as it is read, then each folder's sums added to the folders above it."""
+    start = "" if base == "." else f"{base}/"
+    cut = len(start)
+    own: dict[str, list[int]] = {}  # folder: [size, files, newest mtime] of its own files
     found: list[Entry] = []
-    for path, size, mtime_ns in _files(_walk(box, target, base)):
-        parts = path[cut:].split("/")
-        for k in range(1, len(parts)):
-            folder = path[: cut + len("/".join(parts[:k]))]
-            folders.add(folder)
-            if k <= depth:
-                total = sized[folder]
-                total[0] += size
-                total[1] += 1
-                total[2] = max(total[2], mtime_ns)
-        if len(parts) <= depth:
-            found.append(Entry(path, "file", size, 1, 0, mtime_ns))
-    for folder, (size, files, mtime_ns) in sized.items():
-        under = sum(f.startswith(folder + "/") for f in folders)
-        found.append(Entry(folder, "folder", size, files, under, mtime_ns))
+    for listed in scan(box, str(box.root / base), start):
+        names, infos = held(listed)
+        if not names:
+            continue
+        folder = stored_name(listed.prefix[:-1])
+        own[folder] = [
+            sum(info.st_size for info in infos),
+            len(infos),
+            max(info.st_mtime_ns for info in infos),
+        ]
+        if len(listed.prefix) <= cut or folder[cut:].count("/") + 1 < depth:
+            found += [
+                Entry(stored_name(listed.prefix + name), "file", s.st_size, 1, 0, s.st_mtime_ns)
+                for name, s in zip(names, infos, strict=True)
+            ]
+    sized: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    under: dict[str, int] = defaultdict(int)  # folders holding files under each ranked one
+    for folder in _with_ancestors(set(own), cut):
+        parts = folder[cut:].split("/")
+        mine = own.get(folder)
+        for k in range(1, min(len(parts), depth) + 1):
+            above = folder[: cut + len("/".join(parts[:k]))]
+            under[above] += k < len(parts)
+            if mine:
+                total = sized[above]
+                total[0] += mine[0]
+                total[1] += mine[1]
+                total[2] = max(total[2], mine[2])
+    found += [Entry(f, "folder", *sized[f][:2], under[f], sized[f][2]) for f in sized]
     return found
+
+
+def _with_ancestors(folders: set[str], cut: int) -> set[str]:
+    """`folders` and every folder above them, up to (not including) the base."""
+    every: set[str] = set()
+    for folder in folders:
+        while len(folder) > cut and folder not in every:
+            every.add(folder)
+            folder = folder.rpartition("/")[0]
+    return every
 
 
 @tool
@@ -143,7 +160,7 @@ def recent_files(
         msg = "days must be > 0 and at most 36500 (a century), max_results > 0"
         raise ValueError(msg)
     box = ctx.sandbox
-    target, rel = _folder(box, path)
+    _, rel = _folder(box, path)
     since = time.time_ns() - int(days * 86_400 * 1e9)
     wanted = _extensions(file_type)
     where = indexed(ctx.store, ctx.root)
@@ -154,7 +171,7 @@ def recent_files(
         )
         source, said = "index", where.source()
     else:
-        found = sorted(_files(_walk(box, target, rel)), key=lambda f: (-f[2], f[0]))
+        found = sorted(_files(box, rel), key=lambda f: (-f[2], f[0]))
         found = [f for f in found if not wanted or suffix(f[0].rsplit("/", 1)[-1]) in wanted]
         source, said = "walk", "from a walk"
     hits = [f for f in found if f[2] >= since]
