@@ -6,8 +6,11 @@ reading never creates the database file.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -15,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from fsnb.index.store import DatabaseDamaged, DatabaseLocked, Store
+from fsnb.index.store import DatabaseDamaged, DatabaseLocked, Store, memory_cursor
 from fsnb.ranges import DateRange, SizeRange
 
 
@@ -74,6 +77,64 @@ def _signature(path: Path) -> tuple[int, ...] | None:
     except OSError:
         extra = ()
     return (info.st_size, info.st_mtime_ns, info.st_ino, *extra)
+
+
+#: Copies of corpora's `files` rows in the process' in-memory DuckDB, by (database file,
+#: corpus): the file's signature when copied, and the copy's schema. A name search reads
+#: the copy (warm, in memory, no file lock) instead of attaching the file each time.
+_copies: dict[tuple[str, int], tuple[tuple[int, ...], str]] = {}
+_copies_lock = threading.Lock()
+_copy_ids = itertools.count(1)
+#: Corpora whose copies are kept; the least recently copied goes first.
+COPIES = 4
+
+
+@contextmanager
+def _files_of(store: Store, cid: int) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection on which `files` is the in-memory copy of corpus `cid`'s rows (with
+    `lpath` and `lname`, lower-case), made anew when the database file changed since."""
+    signature = _signature(store.path)
+    if signature is None:
+        msg = f"the index {store.path} is gone"
+        raise FileNotFoundError(msg)
+    key = (str(store.path), cid)
+    with _copies_lock:
+        known = _copies.get(key)
+        if known is None or known[0] != signature:
+            known = _copy(store, cid, signature)
+    con = memory_cursor()
+    try:
+        con.execute(f"USE memory.{known[1]}")
+        yield con
+    finally:
+        con.close()
+
+
+def _copy(store: Store, cid: int, signature: tuple[int, ...]) -> tuple[tuple[int, ...], str]:
+    """Copy corpus `cid`'s `files` rows into a new schema of the in-memory DuckDB."""
+    with store.connect(read_only=True) as con:
+        rows = con.execute(
+            "SELECT corpus_id, path, name, extension, size, mtime_ns, lower(path) AS lpath,"
+            " lower(name) AS lname FROM files WHERE corpus_id = ?",
+            [cid],
+        ).df()
+    schema = f"files_copy_{next(_copy_ids)}"
+    con = memory_cursor()
+    try:
+        con.execute(f"CREATE SCHEMA memory.{schema}")
+        con.register("copied_rows", rows)
+        con.execute(f"CREATE TABLE memory.{schema}.files AS FROM copied_rows")
+        con.unregister("copied_rows")
+        key = (str(store.path), cid)
+        stale = [_copies.pop(key)] if key in _copies else []
+        _copies[key] = (signature, schema)
+        while len(_copies) > COPIES:
+            stale.append(_copies.pop(next(iter(_copies))))
+        for _, name in stale:
+            con.execute(f"DROP SCHEMA IF EXISTS memory.{name} CASCADE")
+    finally:
+        con.close()
+    return _copies[key]
 
 
 #: The files under `base` ('.': all) of one corpus, their path relative to `base` split
@@ -169,7 +230,7 @@ def entries(
     """The folders and files at most `depth` levels (None: any) under `base`, unordered."""
     deepest = 10_000  # deeper than any path the system allows
     params = {"cid": cid, "base": base, "depth": min(depth or deepest, deepest), "hidden": hidden}
-    with store.connect(read_only=True) as con:
+    with _files_of(store, cid) as con:
         rows = con.execute(_ENTRIES, params).fetchall()
     return [Entry(*row) for row in rows]
 
@@ -233,17 +294,17 @@ def files_under(
     sql += " ORDER BY mtime_ns DESC, path" if order == "newest" else " ORDER BY path"
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
-    with store.connect(read_only=True) as con:
+    with _files_of(store, cid) as con:
         return con.execute(sql, params).fetchall()
 
 
 #: How a name search scores a file, best first, as `navigator._name_score` does on a walk.
-_GLOB_SCORE = "CASE WHEN lower(name) GLOB ? OR lower(path) GLOB ? THEN 50 ELSE 0 END"
+_GLOB_SCORE = "CASE WHEN lname GLOB ? OR lpath GLOB ? THEN 50 ELSE 0 END"
 _WORDS_SCORE = """CASE
-    WHEN lower(name) = ? OR regexp_replace(lower(name), '(.)\\.[^.]+$', '\\1') = ? THEN 100
-    WHEN contains(lower(name), ?) THEN 60
-    WHEN list_bool_and([contains(lower(name), w) FOR w IN ?::VARCHAR[]]) THEN 40
-    WHEN list_bool_and([contains(lower(path), w) FOR w IN ?::VARCHAR[]]) THEN 20
+    WHEN lname = ? OR regexp_replace(lname, '(.)\\.[^.]+$', '\\1') = ? THEN 100
+    WHEN contains(lname, ?) THEN 60
+    WHEN list_bool_and([contains(lname, w) FOR w IN ?::VARCHAR[]]) THEN 40
+    WHEN list_bool_and([contains(lpath, w) FOR w IN ?::VARCHAR[]]) THEN 20
     ELSE 0 END"""
 _SET = re.compile(r"\[[^\]]*\]")
 _WHY = {
@@ -255,10 +316,10 @@ _WHY = {
     1: "matches the filters",
 }
 _ORDER = {
-    "relevance": "score DESC, lower(path)",
-    "name": "lower(path)",
-    "size": "size DESC, lower(path)",
-    "modified": "mtime_ns DESC, lower(path)",
+    "relevance": "score DESC, lpath",
+    "name": "lpath",
+    "size": "size DESC, lpath",
+    "modified": "mtime_ns DESC, lpath",
 }
 
 
@@ -285,20 +346,20 @@ def find(
         expression = "1"
     elif glob:  # pre-filtered by a LIKE pattern every match passes (a [set] as any one)
         expression, score = _GLOB_SCORE, [low, low]
-        where.append("path ILIKE ?")
+        where.append("lpath LIKE ?")
         params.append("%" + _SET.sub("_", low).replace("*", "%").replace("?", "_"))
     else:  # pre-filtered: every word is somewhere in the path ('_' and '%' only widen it)
         words = low.split()
         expression, score = _WORDS_SCORE, [low, low, low, words, words]
-        where += ["path ILIKE ?"] * len(words)
-        params += [f"%{word}%" for word in words]
+        where += ["contains(lpath, ?)"] * len(words)
+        params += words
     sql = (
         f"SELECT path, size, mtime_ns, score, count(*) OVER () FROM"
-        f" (SELECT path, size, mtime_ns, {expression} AS score FROM files"
+        f" (SELECT path, lpath, size, mtime_ns, {expression} AS score FROM files"
         f" WHERE {' AND '.join(where)}) WHERE score > 0"
         f" ORDER BY {_ORDER[sort]} LIMIT {min(int(limit), 2**62)}"
     )
-    with store.connect(read_only=True) as con:
+    with _files_of(store, cid) as con:
         rows = con.execute(sql, score + params).fetchall()
     total = rows[0][4] if rows else 0
     return total, [(path, size, mtime, _WHY[points]) for path, size, mtime, points, _ in rows]

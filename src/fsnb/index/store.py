@@ -263,6 +263,12 @@ def _instance() -> duckdb.DuckDBPyConnection:
         return _shared
 
 
+def memory_cursor() -> duckdb.DuckDBPyConnection:
+    """A connection to the process' in-memory DuckDB with no file attached, for tables
+    that live only in this process (copies kept to answer repeated reads quickly)."""
+    return _instance().cursor()
+
+
 def _attach(path: Path, read_only: bool) -> tuple[duckdb.DuckDBPyConnection, str]:
     """A cursor of the shared DuckDB with the file attached under a new name and in use;
     read-only ones see the shared scratch schema first, as `open_read_only`'s do."""
