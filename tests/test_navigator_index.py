@@ -182,3 +182,19 @@ def test_tree_entries_are_the_drawn_lines_in_order(both, monkeypatch) -> None:
             cut = _call("tree", ctx).data
         assert cut["cut"] == 12  # the entries under the lines not drawn
         assert [e["path"] for e in cut["entries"]] == ["data", "data/old", "data/old/readme.txt"]
+
+
+def test_the_index_route_sees_each_new_scan(folder: Path, tmp_path: Path) -> None:
+    """Searches read a copy of the index's rows: a re-index (or a file gone) shows at once."""
+    db = tmp_path / "index.duckdb"
+    Index(db).add_folder(folder, progress=False)
+    ctx = ToolContext(folder, db)
+    assert _call("find_files", ctx, query="budget*", search_type="name").data["total"] == 0
+    (folder / "docs" / "budget_2026.txt").write_text("the budget")
+    (folder / "notes.md").unlink()
+    Index(db).add_folder(folder, progress=False)
+    found = _call("find_files", ctx, query="budget*", search_type="name")
+    assert found.data["source"] == "index"
+    assert [r["path"] for r in found.data["results"]] == ["docs/budget_2026.txt"]
+    assert _call("find_files", ctx, query="notes.md", search_type="name").data["total"] == 0
+    assert _call("disk_usage", ctx).data["files"] == len(FILES)  # one gone, one new
