@@ -83,7 +83,7 @@ def _signature(path: Path) -> tuple[int, ...] | None:
 #: corpus): the file's signature when copied, and the copy's schema. A name search reads
 #: the copy (warm, in memory, no file lock) instead of attaching the file each time.
 _copies: dict[tuple[str, int], tuple[tuple[int, ...], str]] = {}
-_copies_lock = threading.Lock()
+_copies_lock = threading.RLock()
 _copy_ids = itertools.count(1)
 #: Corpora whose copies are kept; the least recently copied goes first.
 COPIES = 4
@@ -98,16 +98,16 @@ def _files_of(store: Store, cid: int) -> Iterator[duckdb.DuckDBPyConnection]:
         msg = f"the index {store.path} is gone"
         raise FileNotFoundError(msg)
     key = (str(store.path), cid)
-    with _copies_lock:
+    with _copies_lock:  # held while reading too: a newer copy drops the one it replaces
         known = _copies.get(key)
         if known is None or known[0] != signature:
             known = _copy(store, cid, signature)
-    con = memory_cursor()
-    try:
-        con.execute(f"USE memory.{known[1]}")
-        yield con
-    finally:
-        con.close()
+        con = memory_cursor()
+        try:
+            con.execute(f"USE memory.{known[1]}")
+            yield con
+        finally:
+            con.close()
 
 
 def _copy(store: Store, cid: int, signature: tuple[int, ...]) -> tuple[tuple[int, ...], str]:
