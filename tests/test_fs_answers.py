@@ -114,6 +114,8 @@ def test_document_questions_still_read_documents(folder: Path):
         "How many employees does the company have?",
         "What is the most recent amendment to the agreement?",
         "Which documents mention the escrow amount?",
+        "Which is the most recent document about the merger?",  # its date, not the file's
+        "What is the latest report on emissions?",
     ],
 )
 def test_document_questions_are_not_file_questions(question: str, folder: Path):

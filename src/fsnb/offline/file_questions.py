@@ -40,6 +40,7 @@ _SUPERLATIVE = re.compile(
     re.IGNORECASE,
 )
 _CHANGED = r"(?:modified|changed|updated|edited|saved)"
+_NAMES_FILES = re.compile(r"\bfiles?\b", re.IGNORECASE)
 _LAST_CHANGED = re.compile(rf"\b{_CHANGED}\s+last\b|\blast\s+{_CHANGED}\b", re.IGNORECASE)
 _COUNT = re.compile(
     rf"\bhow many\s+(?:([\w.]+)\s+)?{_FILES}(?=\s+(?:are|is|exist|do|does|in|under|inside|"
@@ -156,10 +157,11 @@ def _ask(task: str, root: str) -> FileQuestion | None:
         return FileQuestion("dates", "find_files", args | {"sort_by": "modified"}, label)
     superlative = _SUPERLATIVE.search(task)
     word = superlative.group(1).lower() if superlative else ""
+    dated = word in ("newest", "latest", "oldest") or word.endswith(("recent", "recently"))
     if _LAST_CHANGED.search(task) or (word and changed):
         word = "oldest" if word.startswith(("oldest", "least")) else "newest"
-    elif not (word and about_files):
-        return None
+    elif not word or not (_NAMES_FILES.search(task) if dated else about_files):
+        return None  # "the most recent document" asks for its date, not the file's
     kind = {"biggest": "largest", "tiniest": "smallest", "latest": "newest"}.get(word, word)
     kind = "newest" if kind.startswith("most recent") else kind
     kind = "oldest" if kind.startswith("least recent") else kind
