@@ -176,7 +176,7 @@ def _cache(store: Store, cid: int, hashes: list[_Hash]) -> None:
         with store.transaction() as con:
             con.register("new_hashes", frame)
             con.execute(
-                "UPDATE files f SET sha256 = h.sha256 FROM new_hashes h WHERE f.corpus_id = ?"
+                "UPDATE file_rows f SET sha256 = h.sha256 FROM new_hashes h WHERE f.corpus_id = ?"
                 " AND f.path = h.path AND f.size = h.size AND f.mtime_ns = h.mtime_ns",
                 [cid],
             )

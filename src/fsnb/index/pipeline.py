@@ -306,7 +306,7 @@ def forget_folder(store: Store, folder: str | Path) -> None:
                 " (SELECT id FROM documents WHERE corpus_id = ?)",
                 [cid],
             )
-        for table in ("documents", "files", "schemas"):
+        for table in ("documents", "file_rows", "schemas"):
             con.execute(f"DELETE FROM {table} WHERE corpus_id = ?", [cid])
 
 

@@ -207,11 +207,6 @@ _SAME_FILE = (
     " AND f.sensitivity = s.sensitivity AND f.category = s.category"
     " AND f.mime IS NOT DISTINCT FROM s.mime"
 )
-#: The `files` columns derived from the scanned path's parts `p`.
-_DERIVED = (
-    "p[-1] AS name, len(p) - 1 AS depth,"
-    " CASE WHEN len(p) > 1 THEN array_to_string(p[1:len(p) - 1], '/') ELSE '.' END AS parent"
-)
 
 
 def store_files(
@@ -232,18 +227,19 @@ def store_files(
         deleted = (
             stored
             and con.execute(
-                "DELETE FROM files WHERE corpus_id = $cid AND path IN (SELECT f.path FROM files f"
+                "DELETE FROM file_rows WHERE corpus_id = $cid AND path IN"
+                " (SELECT f.path FROM files f"
                 " ANTI JOIN (FROM scanned_files JOIN file_kinds USING (extension)) s"
                 f" ON {_SAME_FILE} WHERE f.corpus_id = $cid)",
                 {"cid": cid},
             ).fetchone()[0]
         )
         inserted = con.execute(
-            "INSERT INTO files (corpus_id, path, extension, size, mtime_ns, sensitivity,"
-            " category, mime, name, depth, parent)"
+            "INSERT INTO file_rows (corpus_id, path, extension, size, mtime_ns, sensitivity,"
+            " category, mime)"
             " SELECT $cid, s.path, s.extension, s.size, s.mtime_ns, s.sensitivity,"
-            f" k.category, k.mime, {_DERIVED}"
-            " FROM (SELECT *, string_split(path, '/') AS p FROM scanned_files"
+            " k.category, k.mime"
+            " FROM (FROM scanned_files"
             " ANTI JOIN (SELECT path FROM files WHERE corpus_id = $cid) f USING (path)) s"
             " JOIN file_kinds k ON k.extension = s.extension",
             {"cid": cid},

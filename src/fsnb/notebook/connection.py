@@ -49,11 +49,13 @@ def _q(name: str) -> str:
 
 
 def _views(con: duckdb.DuckDBPyConnection) -> None:
-    """A view in the connection's own catalog for every table of the attached file."""
+    """A view in the connection's own catalog for every table and view of the attached file."""
     rows = con.execute(
-        "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = ?"
+        "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = $db"
+        " UNION ALL SELECT schema_name, view_name FROM duckdb_views()"
+        " WHERE database_name = $db AND NOT internal"
         " ORDER BY schema_name = 'main' DESC, schema_name, table_name",
-        [ATTACHED],
+        {"db": ATTACHED},
     ).fetchall()
     bare: dict[str, str] = {}
     for schema, table in rows:
