@@ -6,6 +6,8 @@ Usage: ``python data/generate.py``. Output is deterministic (byte-identical on r
 - ``data/large_acquisition/`` 25 interlinked PDFs of 3-6 pages (GlobalTech acquires InnovateTech)
 - ``data/mixed/``             DOCX, PPTX, XLSX, HTML, MD, CSV, TXT and awkward files
                                (Northwind Analytics acquires Bluefin Robotics)
+- ``data/statements/``        12 monthly credit-card statement PDFs (a year of spending); their
+                               ground-truth transactions go to ``data/_truth/statements.csv``
 
 Each corpus gets a ``questions.json`` whose facts are checked against the text written.
 """
@@ -20,7 +22,7 @@ from pathlib import Path
 DATA_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(DATA_DIR))
 
-from _gen import large_corpus, mixed_corpus, test_corpus  # noqa: E402
+from _gen import large_corpus, mixed_corpus, statements_corpus, test_corpus  # noqa: E402
 from _gen.common import CorpusResult  # noqa: E402
 from _gen.questions import check_facts, write_questions  # noqa: E402
 
@@ -28,6 +30,7 @@ BUILDERS: tuple[Callable[[Path], CorpusResult], ...] = (
     test_corpus.build,
     large_corpus.build,
     mixed_corpus.build,
+    statements_corpus.build,
 )
 
 

@@ -207,6 +207,8 @@ def _hostile_script(a: Path, b: Path, schema_b: str) -> list[Action]:
             call("find_duplicates", "escape", path=str(Path(path).parent)),
             call("bookmark", "escape", action="add", path=path, label="B"),
             call("compare_files", "escape", path1="docs/memo.md", path2=path),
+            call("extract_tables", "escape", path=path),
+            call("load_table", "escape", path=path, table="0", name="stolen"),
         ]
     actions += [
         call("scan_folder", "escape", folder="../corpus_b"),

@@ -26,6 +26,7 @@ REGISTRY = agent_registry(use_index=True)
 SAMPLE = Path(__file__).parents[1] / "data" / "test_acquisition"
 DOCUMENT = "01_acquisition_agreement.pdf"
 NOTES = "closing_notes.txt"  # the sample has PDFs only: a text file for `read`
+FEES = "fees.csv"  # and a table for `extract_tables` and `load_table`
 #: Plausible values by parameter name (then by tool and name), for the sample deal.
 BY_NAME: dict[str, Any] = {
     "path": DOCUMENT,
@@ -49,6 +50,10 @@ BY_TOOL: dict[tuple[str, str], Any] = {
     ("find_duplicates", "path"): ".",
     ("compare_files", "path1"): DOCUMENT,
     ("compare_files", "path2"): NOTES,
+    ("extract_tables", "path"): FEES,
+    ("load_table", "path"): FEES,
+    ("load_table", "table"): 0,
+    ("load_table", "name"): "fees",
 }
 BY_TYPE: dict[str, Any] = {
     "string": "purchase price",
@@ -85,12 +90,13 @@ def plausible(schema: dict[str, Any], *, optional: bool) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """(root, db): a copy of the sample deal and a text note, indexed once for the module."""
+    """(root, db): a copy of the sample deal, a text note and a CSV, indexed once for the module."""
     tmp = tmp_path_factory.mktemp("every-tool")
     root = tmp / "deal"
     shutil.copytree(SAMPLE, root)
     lines = [f"Closing call {n}: the purchase price adjustment is still open." for n in range(5)]
     (root / NOTES).write_text("\n".join(lines) + "\n")
+    (root / FEES).write_text('Fee,Amount\nLegal,"$12,500.00"\nEscrow,"$1,200.00"\n')
     db = tmp / "index.duckdb"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("FSNB_CACHE_DIR", str(tmp / "cache"))
@@ -147,7 +153,7 @@ def test_the_outcomes_carry_typed_data(indexed: tuple[str, str]):
     root, db = indexed
     ctx = ToolContext(root, db)
     scan = REGISTRY.call("scan_folder", {}, ctx=ctx)
-    assert scan.data == {"files": 11, "previewed": 11}
+    assert scan.data == {"files": 12, "previewed": 12}
     hits = REGISTRY.call("semantic_search", {"query": "purchase price"}, ctx=ctx).data["hits"]
     assert hits and {tuple(hit) for hit in hits} == {("path", "page", "score")}
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
@@ -167,7 +173,7 @@ def test_every_registered_tool_works_by_hand_with_root(indexed: tuple[str, str])
         assert not text.startswith(("error:", "access denied:")), f"{name}: {text}"
     scan = fsnb.tools.scan_folder(root=root)
     assert scan == REGISTRY.call("scan_folder", {}, root=root).text
-    assert scan.startswith("Scanned 11 files under .: 11 documents previewed")
+    assert scan.startswith("Scanned 12 files under .: 12 documents previewed")
 
 
 def test_the_loop_hands_the_outcomes_on_in_the_turns(indexed: tuple[str, str]):
@@ -182,9 +188,9 @@ def test_the_loop_hands_the_outcomes_on_in_the_turns(indexed: tuple[str, str]):
         ]
     )
     result = Explorer(root, llm, db=db, max_result_chars=1_000).run("What is the price?")
-    assert result.error is None and result.usage.documents_scanned == 11
+    assert result.error is None and result.usage.documents_scanned == 12
     scan, parsed, missing, nowhere = llm.history[-1].turns
-    assert scan.ok and scan.outcome is not None and scan.outcome.data["previewed"] == 11
+    assert scan.ok and scan.outcome is not None and scan.outcome.data["previewed"] == 12
     assert parsed.outcome is not None and parsed.outcome.data["path"] == DOCUMENT
     assert parsed.cut > 0 and f"{parsed.cut:,} more characters not shown" in parsed.result
     assert len(parsed.outcome.text) - parsed.cut == parsed.result.index("\n[result cut")

@@ -1,4 +1,4 @@
-"""The `fsnb` command line: explore, index, search, sql, status, models, scan, parse and fs."""
+"""`fsnb` commands: explore, index, search, sql, status, models, scan, parse, fs and scratch."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from fsnb import __version__
 from fsnb.cli_fs import add_fs_command
+from fsnb.cli_scratch import add_scratch_command
 from fsnb.errors import FsnbError, one_line
 from fsnb.llm import registry
 
@@ -459,6 +460,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="most characters printed (default: 1,000,000)",
     )
     add_fs_command(command, EXIT_STATUS)
+    add_scratch_command(command, EXIT_STATUS)
     return parser
 
 

@@ -205,7 +205,9 @@ def _converter(kind: str, seconds: float | None = None) -> DocumentConverter:
     return converters[key]
 
 
-def _convert(file: Path, name: str, kind: str, seconds: float | None = None) -> DoclingDocument:
+def convert(file: Path, name: str, kind: str, seconds: float | None = None) -> DoclingDocument:
+    """`file` as a DoclingDocument through the `kind` pipeline ("native" PDF, "office");
+    a failure or a timeout raises a one-line `ParseError`."""
     from docling.datamodel.base_models import ConversionStatus
 
     try:
@@ -238,7 +240,7 @@ def _reason(exc: Exception, file: Path) -> str:
 def _native_pdf(file: Path, name: str, seconds: float | None) -> Document:
     from docling_core.types.doc import CoordOrigin
 
-    doc = _convert(file, name, "native", seconds)
+    doc = convert(file, name, "native", seconds)
     lines: list[Line] = []
     for item in doc.texts:
         if not item.prov or not item.text.strip():
@@ -280,7 +282,7 @@ def _docling(file: Path, name: str, fmt: str, pipeline: Pipeline) -> Document:
     kind = "layout" if fmt == "pdf" else "office"
     from docling_core.types.doc import ContentLayer
 
-    doc = _convert(file, name, kind)
+    doc = convert(file, name, kind)
     count = doc.num_pages()
     # Speaker notes and comments live in Docling's NOTES layer, which exports leave out.
     # The text is kept as the document has it: no HTML entities (`&amp;`, `&lt;`) for the

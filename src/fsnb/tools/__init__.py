@@ -10,6 +10,7 @@ from fsnb.tools.bookmarks import bookmark
 from fsnb.tools.cleanup import find_duplicates
 from fsnb.tools.compare import compare_files
 from fsnb.tools.context import ToolContext
+from fsnb.tools.extraction import EXTRACTION_TOOLS, extract_tables, load_table
 from fsnb.tools.files import glob, grep, parse_file, preview_file, read, scan_folder
 from fsnb.tools.indexed import INDEX_TOOLS, get_document, list_indexed_documents, semantic_search
 from fsnb.tools.navigator import (
@@ -49,11 +50,16 @@ def file_registry() -> Registry:
 def agent_registry(*, use_index: bool = False) -> Registry:
     """The agent's tools: files and scratchpad, plus the indexed tools with `use_index`."""
     return Registry(
-        FILE_TOOLS + NAVIGATOR_TOOLS + (INDEX_TOOLS if use_index else []) + SCRATCH_TOOLS
+        FILE_TOOLS
+        + NAVIGATOR_TOOLS
+        + (INDEX_TOOLS if use_index else [])
+        + SCRATCH_TOOLS
+        + EXTRACTION_TOOLS
     )
 
 
 __all__ = [
+    "EXTRACTION_TOOLS",
     "FILE_TOOLS",
     "INDEX_TOOLS",
     "NAVIGATOR_TOOLS",
@@ -69,6 +75,7 @@ __all__ = [
     "create_table",
     "disk_usage",
     "drop_table",
+    "extract_tables",
     "file_info",
     "file_registry",
     "find_duplicates",
@@ -79,6 +86,7 @@ __all__ = [
     "insert_data",
     "list_indexed_documents",
     "list_tables",
+    "load_table",
     "parse_file",
     "preview_file",
     "query_data",

@@ -1,0 +1,120 @@
+"""`fsnb scratch list|show|drop|clear`: the scratchpad tables on the command line.
+
+Each works on the scratchpad of `--folder` (its own tables), or without it on the shared
+one. An index file that is not there yet holds no tables and is not created; a missing
+table exits 2 with one line on stderr, as does `clear` without `--yes`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from fsnb.scratchpad import Scratchpad
+
+
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of 1 or more."""
+    if not text.strip().isdigit() or int(text) < 1:
+        msg = f"a whole number of 1 or more, not {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return int(text)
+
+
+def _pad(args: argparse.Namespace) -> Scratchpad | None:
+    """The scratchpad the options name, or None when the index file is not there yet."""
+    from fsnb.index.store import Store
+    from fsnb.scratchpad import Scratchpad
+
+    store = Store(args.db)
+    return Scratchpad(store, folder=args.folder) if store.path.is_file() else None
+
+
+def _where(args: argparse.Namespace) -> str:
+    return f"folder {args.folder}" if args.folder else "the shared scratchpad"
+
+
+def _print(frame: pd.DataFrame, as_json: bool) -> None:
+    if as_json:
+        print(frame.to_json(orient="records", date_format="iso", indent=2))
+    else:
+        from fsnb.terminal import table_text
+
+        print(table_text(frame))
+
+
+def _missing(name: str) -> int:
+    from fsnb.scratchpad import sanitize
+
+    print(f"fsnb: no scratchpad table {sanitize(name)!r} (fsnb scratch list shows them)",
+          file=sys.stderr)  # fmt: skip
+    return 2
+
+
+def run_scratch(args: argparse.Namespace) -> int:
+    """Run the subcommand: 0 done, 2 a missing table or `clear` without `--yes`."""
+    pad = _pad(args)
+    action = args.scratch_command
+    if action == "list":
+        frame = pad.tables() if pad else None
+        if frame is None or frame.empty:
+            print("[]" if args.json else f"no scratchpad tables in {_where(args)}")
+        else:
+            _print(frame[["name", "rows", "columns"]], args.json)
+    elif pad is None or (action in ("show", "drop") and args.name not in pad):
+        if action == "clear":
+            print(f"no scratchpad tables in {_where(args)}")
+            return 0
+        return _missing(args.name)
+    elif action == "show":
+        _print(pad.df(args.name, limit=args.limit), args.json)
+        if (rows := pad.rows(args.name)) > args.limit:
+            print(f"[first {args.limit:,} of {rows:,} rows: raise --limit]", file=sys.stderr)
+    elif action == "drop":
+        print(f"dropped {args.name} ({pad.drop(args.name):,} rows)")
+    elif not args.yes:
+        count = len(pad.tables())
+        print(f"fsnb: clear drops all {count} tables of {_where(args)}: add --yes to confirm",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    else:
+        dropped = pad.clear()
+        print(f"dropped {len(dropped)} table{'s' * (len(dropped) != 1)}: {', '.join(dropped)}")
+    return 0
+
+
+def add_scratch_command(
+    command: Callable[[str, Any, str], argparse.ArgumentParser], epilog: str
+) -> None:
+    """Add `scratch` and its subcommands; `command(name, run, help)` makes a top-level one."""
+    scratch = command("scratch", run_scratch, "the scratchpad tables: list, show, drop, clear")
+    subs = scratch.add_subparsers(dest="scratch_command", required=True, metavar="ACTION")
+
+    def sub(name: str, help: str) -> argparse.ArgumentParser:
+        parser = subs.add_parser(name, help=help, description=help, epilog=epilog)
+        parser.add_argument(
+            "--folder", default=None, help="the folder's own tables (default: the shared ones)"
+        )
+        parser.add_argument(
+            "--db", default=None, help="index file (default: FSNB_DB or ~/.fsnb/index.duckdb)"
+        )
+        return parser
+
+    listed = sub("list", "the tables with their row counts and columns")
+    listed.add_argument("--json", action="store_true", help="print the list as JSON")
+    show = sub("show", "print a table's rows")
+    show.add_argument("name", help="the table")
+    show.add_argument("--limit", type=_positive, default=100, help="rows printed (default: 100)")
+    show.add_argument("--json", action="store_true", help="print the rows in full as JSON")
+    drop = sub("drop", "delete a table and its rows")
+    drop.add_argument("name", help="the table")
+    clear = sub("clear", "delete every table")
+    clear.add_argument("--yes", action="store_true", help="confirm: drop them all")
+
+
+__all__ = ["add_scratch_command", "run_scratch"]

@@ -1,0 +1,222 @@
+"""Tables out of files: CSV/TSV (pandas), XLSX sheets (openpyxl), DOCX/PPTX/HTML (Docling's
+table items) and born-digital PDFs (pdfplumber), each with text cells and typed columns."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from fsnb.errors import ParseError
+from fsnb.extract.columns import parse_number, typed
+
+if TYPE_CHECKING:
+    from fsnb.security import Sandbox
+
+#: Suffix -> reader kind.
+FORMATS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
+    ".docx": "docling",
+    ".pptx": "docling",
+    ".html": "docling",
+    ".htm": "docling",
+    ".xhtml": "docling",
+    ".pdf": "pdf",
+}
+
+
+@dataclass
+class ExtractedTable:
+    """One table of a file: `frame` has typed columns, `raw` the same cells as text."""
+
+    path: str
+    index: int
+    page: int | None
+    caption: str | None
+    frame: pd.DataFrame
+    raw: pd.DataFrame
+
+
+def extract_tables(path: str | Path, *, sandbox: Sandbox | None = None) -> list[ExtractedTable]:
+    """Every table in `path`, in document order (an empty list when it has none).
+
+    With a `sandbox`, `path` is resolved inside it (paths outside are refused) and the
+    tables carry the relative path. Raises `ParseError` with a one-line reason for an
+    unsupported, corrupt or encrypted file.
+    """
+    file = sandbox.existing(path, "file") if sandbox else Path(path)
+    name = sandbox.relative(file) if sandbox else str(path)
+    kind = FORMATS.get(file.suffix.lower())
+    if kind is None:
+        accepted = ", ".join(sorted(FORMATS))
+        raise ParseError(name, f"no tables in '{file.suffix or file.name}' files ({accepted})")
+    try:
+        if not file.stat().st_size:
+            raise ParseError(name, "empty file (0 bytes)")
+    except OSError as exc:
+        raise ParseError(name, os.strerror(exc.errno or 0) or str(exc)) from None
+    found = _READERS[kind](file, name)
+    return [
+        ExtractedTable(name, i, page, caption, typed(raw), raw)
+        for i, (page, caption, raw) in enumerate(found)
+    ]
+
+
+#: (page, caption, text cells) per table, as the readers return them.
+Found = list[tuple[int | None, str | None, pd.DataFrame]]
+
+
+def _frame(rows: Sequence[Sequence[Any]], header: Sequence[Any] | None) -> pd.DataFrame:
+    """Rows of cells as text, with unique, non-empty column names."""
+    width = max([len(header or ())] + [len(r) for r in rows]) if rows or header else 0
+    cells = [[_text(c) for c in r] + [""] * (width - len(r)) for r in rows]
+    names: list[str] = []
+    for i in range(width):
+        base = _text(header[i]) if header and i < len(header) else ""
+        base = " ".join(base.split()) or f"column_{i + 1}"
+        name, n = base, 2
+        while name in names:
+            name, n = f"{base}_{n}", n + 1
+        names.append(name)
+    return pd.DataFrame(cells, columns=names, dtype=object)
+
+
+def _text(cell: Any) -> str:
+    if cell is None:
+        return ""
+    if isinstance(cell, dt.datetime):
+        return cell.date().isoformat() if cell.time() == dt.time() else cell.isoformat(sep=" ")
+    if isinstance(cell, (dt.date, dt.time)):
+        return cell.isoformat()
+    if isinstance(cell, float) and cell.is_integer():
+        return str(int(cell))
+    return str(cell).strip()
+
+
+def _useful(rows: list[list[Any]]) -> list[list[Any]]:
+    """Rows with a value, and columns that have one somewhere."""
+    rows = [r for r in rows if any(_text(c) for c in r)]
+    keep = [i for i in range(max(map(len, rows), default=0)) if any(_cell(r, i) for r in rows)]
+    return [[r[i] if i < len(r) else None for i in keep] for r in rows]
+
+
+def _cell(row: Sequence[Any], i: int) -> str:
+    return _text(row[i]) if i < len(row) else ""
+
+
+def _looks_like_header(rows: list[list[Any]]) -> bool:
+    """A first row of distinct, non-empty labels that are not numbers."""
+    if len(rows) < 2:
+        return False
+    first = [_text(c) for c in rows[0]]
+    return all(first) and len(set(first)) == len(first) and not any(parse_number(c) for c in first)
+
+
+def _split_header(rows: list[list[Any]]) -> pd.DataFrame:
+    if _looks_like_header(rows):
+        return _frame(rows[1:], rows[0])
+    return _frame(rows, None)
+
+
+def _delimited(file: Path, name: str, sep: str | None) -> Found:
+    from fsnb.documents.text import decode, looks_binary
+
+    data = file.read_bytes()
+    if looks_binary(data[:8192]):
+        raise ParseError(name, "binary content, not a text table")
+    text, _ = decode(data, name)
+    if sep is None:
+        try:
+            sep = csv.Sniffer().sniff(text[:65536], delimiters=",;\t|").delimiter
+        except csv.Error:
+            sep = ","
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=sep))
+    except csv.Error as exc:
+        raise ParseError(name, f"malformed delimited text ({exc})") from None
+    rows = _useful(rows)
+    if not rows:
+        return []
+    return [(None, None, _frame(rows[1:], rows[0]))]
+
+
+def _csv(file: Path, name: str) -> Found:
+    return _delimited(file, name, None)
+
+
+def _tsv(file: Path, name: str) -> Found:
+    return _delimited(file, name, "\t")
+
+
+def _xlsx(file: Path, name: str) -> Found:
+    import zipfile
+
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(file, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+        raise ParseError(name, f"corrupt or unreadable workbook ({_short(exc)})") from None
+    found: Found = []
+    try:
+        for sheet in book.worksheets:
+            rows = _useful([list(r) for r in sheet.iter_rows(values_only=True)])
+            if rows:
+                found.append((None, sheet.title, _split_header(rows)))
+    finally:
+        book.close()
+    return found
+
+
+def _docling(file: Path, name: str) -> Found:
+    from docling_core.types.doc import SectionHeaderItem, TableItem, TitleItem
+
+    from fsnb.documents.parse import convert
+
+    doc = convert(file, name, "office")
+    heading: str | None = None
+    found: Found = []
+    for item, _level in doc.iterate_items():
+        if isinstance(item, (SectionHeaderItem, TitleItem)):
+            heading = item.text.strip() or heading
+        elif isinstance(item, TableItem):
+            raw = _docling_frame(item.export_to_dataframe(doc=doc))
+            if raw is None:
+                continue
+            page = item.prov[0].page_no if item.prov else None
+            found.append((page, item.caption_text(doc).strip() or heading, raw))
+    return found
+
+
+def _docling_frame(frame: pd.DataFrame) -> pd.DataFrame | None:
+    """Docling's table as text cells; its column labels are the header unless numbers."""
+    names = [c.strip() if isinstance(c, str) else "" for c in frame.columns]
+    header = any(names) and not any(parse_number(n) for n in names if n)
+    rows = _useful([*([names] if any(names) else []), *frame.astype(object).values.tolist()])
+    if not rows:
+        return None
+    return _frame(rows[1:], rows[0]) if header else _frame(rows, None)
+
+
+def _pdf(file: Path, name: str) -> Found:
+    from fsnb.extract.pdf_tables import pdf_tables
+
+    return [(page, caption, _split_header(rows)) for page, caption, rows in pdf_tables(file, name)]
+
+
+def _short(exc: Exception) -> str:
+    return " ".join(str(exc).split())[:160] or type(exc).__name__
+
+
+_READERS = {"csv": _csv, "tsv": _tsv, "xlsx": _xlsx, "docling": _docling, "pdf": _pdf}
