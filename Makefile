@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/quality.py
 	$(BIN)/python bench/index.py
 	$(BIN)/python bench/fs.py
+	$(BIN)/python bench/extract.py
 
 data: $(STAMP)
 	$(BIN)/python data/generate.py

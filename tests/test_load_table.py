@@ -25,6 +25,7 @@ class Table:
     caption: str | None
     frame: pd.DataFrame
     raw: pd.DataFrame
+    pages: list[int] | None = None
 
 
 def statement(month: int, amounts: list[float], *, page: int | None = 1, index: int = 0) -> Table:

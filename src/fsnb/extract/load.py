@@ -110,14 +110,16 @@ def _value(value: Any, kind: str) -> Any:
 
 
 def records(extracted: ExtractedTable, source_file: str) -> list[dict[str, Any]]:
-    """The table's rows keyed by clean column name, each with its provenance."""
+    """The table's rows keyed by clean column name, each with its provenance (its own page
+    when the table spans pages)."""
     frame = extracted.frame
     kinds = list(column_types(frame).items())[len(PROVENANCE) :]
+    pages = extracted.pages or [extracted.page] * len(frame)
     rows = []
     for number, cells in enumerate(frame.itertuples(index=False, name=None), 1):
         row: dict[str, Any] = {
             "source_file": source_file,
-            "page": extracted.page,
+            "page": pages[number - 1],
             "source_row": number,
         }
         row.update(

@@ -1,5 +1,6 @@
 """Tables of born-digital PDFs with pdfplumber (tables drawn with ruling lines), each with
-the text line just above it as its caption."""
+the text line just above it as its caption; a table continued on the next page is one
+table (`fsnb.extract.continued`)."""
 
 from __future__ import annotations
 
@@ -7,28 +8,23 @@ from pathlib import Path
 from typing import Any
 
 from fsnb.errors import ParseError
+from fsnb.extract.continued import NEAR_TOP, PageTable, merge_continued
 
 #: How far above a table (in points) its caption line may be.
 CAPTION_GAP = 36.0
 
 
-def pdf_tables(file: Path, name: str) -> list[tuple[int, str | None, list[list[Any]]]]:
-    """(page number, caption, rows of cells) for each table, page by page."""
+def pdf_tables(file: Path, name: str) -> list[PageTable]:
+    """Each table, page by page, with its rows of cells and each row's page."""
     import pdfplumber
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
     from pdfplumber.utils.exceptions import PdfminerException
 
-    found = []
+    found: list[PageTable] = []
     try:
         with pdfplumber.open(file) as pdf:
             for page in pdf.pages:
-                tables = page.find_tables()
-                lines = page.extract_text_lines() if tables else []
-                for table in tables:
-                    rows = [[c or "" for c in row] for row in table.extract()]
-                    rows = [r for r in rows if any(c.strip() for c in r)]
-                    if len(rows) >= 2 and max(map(len, rows)) >= 2:
-                        found.append((page.page_number, _caption(lines, table.bbox), rows))
+                found.extend(_page_tables(page))
     except PdfminerException as exc:
         cause = exc.args[0] if exc.args else exc
         if isinstance(cause, (PDFPasswordIncorrect, PDFEncryptionError)):
@@ -38,6 +34,29 @@ def pdf_tables(file: Path, name: str) -> list[tuple[int, str | None, list[list[A
         raise ParseError(name, "encrypted PDF (password required)") from None
     except (ValueError, KeyError, TypeError, OSError) as exc:
         raise ParseError(name, f"corrupt PDF ({_short(exc)})") from None
+    # A one-row table only counts as a continuation of the table before it.
+    return [t for t in merge_continued(found) if len(t.rows) >= 2]
+
+
+def _page_tables(page: Any) -> list[PageTable]:
+    tables = sorted(page.find_tables(), key=lambda t: (t.bbox[1], t.bbox[0]))
+    lines = page.extract_text_lines() if tables else []
+    found = []
+    for n, table in enumerate(tables):
+        rows = [[c or "" for c in row] for row in table.extract()]
+        rows = [r for r in rows if any(c.strip() for c in r)]
+        if rows and max(map(len, rows)) >= 2:
+            found.append(
+                PageTable(
+                    page.page_number,
+                    _caption(lines, table.bbox),
+                    rows,
+                    [page.page_number] * len(rows),
+                    first=n == 0,
+                    last=n == len(tables) - 1,
+                    near_top=table.bbox[1] <= NEAR_TOP * float(page.height),
+                )
+            )
     return found
 
 

@@ -38,7 +38,11 @@ FORMATS = {
 
 @dataclass
 class ExtractedTable:
-    """One table of a file: `frame` has typed columns, `raw` the same cells as text."""
+    """One table of a file: `frame` has typed columns, `raw` the same cells as text.
+
+    `page` is the (first) page; `pages`, when known, has each row's page (a PDF table
+    continued on the next pages is one table).
+    """
 
     path: str
     index: int
@@ -46,6 +50,7 @@ class ExtractedTable:
     caption: str | None
     frame: pd.DataFrame
     raw: pd.DataFrame
+    pages: list[int] | None = None
 
 
 def extract_tables(path: str | Path, *, sandbox: Sandbox | None = None) -> list[ExtractedTable]:
@@ -68,13 +73,13 @@ def extract_tables(path: str | Path, *, sandbox: Sandbox | None = None) -> list[
         raise ParseError(name, os.strerror(exc.errno or 0) or str(exc)) from None
     found = _READERS[kind](file, name)
     return [
-        ExtractedTable(name, i, page, caption, typed(raw), raw)
-        for i, (page, caption, raw) in enumerate(found)
+        ExtractedTable(name, i, page, caption, typed(raw), raw, pages)
+        for i, (page, caption, raw, pages) in enumerate(found)
     ]
 
 
-#: (page, caption, text cells) per table, as the readers return them.
-Found = list[tuple[int | None, str | None, pd.DataFrame]]
+#: (page, caption, text cells, each row's page) per table, as the readers return them.
+Found = list[tuple[int | None, str | None, pd.DataFrame, list[int] | None]]
 
 
 def _frame(rows: Sequence[Sequence[Any]], header: Sequence[Any] | None) -> pd.DataFrame:
@@ -148,7 +153,7 @@ def _delimited(file: Path, name: str, sep: str | None) -> Found:
     rows = _useful(rows)
     if not rows:
         return []
-    return [(None, None, _frame(rows[1:], rows[0]))]
+    return [(None, None, _frame(rows[1:], rows[0]), None)]
 
 
 def _csv(file: Path, name: str) -> Found:
@@ -173,7 +178,7 @@ def _xlsx(file: Path, name: str) -> Found:
         for sheet in book.worksheets:
             rows = _useful([list(r) for r in sheet.iter_rows(values_only=True)])
             if rows:
-                found.append((None, sheet.title, _split_header(rows)))
+                found.append((None, sheet.title, _split_header(rows), None))
     finally:
         book.close()
     return found
@@ -195,7 +200,7 @@ def _docling(file: Path, name: str) -> Found:
             if raw is None:
                 continue
             page = item.prov[0].page_no if item.prov else None
-            found.append((page, item.caption_text(doc).strip() or heading, raw))
+            found.append((page, item.caption_text(doc).strip() or heading, raw, None))
     return found
 
 
@@ -212,7 +217,12 @@ def _docling_frame(frame: pd.DataFrame) -> pd.DataFrame | None:
 def _pdf(file: Path, name: str) -> Found:
     from fsnb.extract.pdf_tables import pdf_tables
 
-    return [(page, caption, _split_header(rows)) for page, caption, rows in pdf_tables(file, name)]
+    found: Found = []
+    for table in pdf_tables(file, name):
+        raw = _split_header(table.rows)
+        pages = table.pages[len(table.rows) - len(raw) :]  # without a header row's page
+        found.append((table.page, table.caption, raw, pages))
+    return found
 
 
 def _short(exc: Exception) -> str:
