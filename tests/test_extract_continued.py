@@ -50,6 +50,7 @@ def test_a_table_split_over_two_pages_is_one_table(tmp_path: Path, repeat: int) 
     assert table.raw.values.tolist() == ROWS  # no repeated header among the rows
     assert table.pages is not None and len(table.pages) == len(ROWS)
     assert table.pages == sorted(table.pages) and set(table.pages) == {1, 2}
+    assert table.where == "pages 1-2"
     assert table.frame["Value"].sum() == pytest.approx(sum(10 + i for i in range(60)))
 
 
@@ -65,6 +66,7 @@ def test_a_new_table_on_the_next_page_stays_separate(tmp_path: Path) -> None:
         (2, "Staff", (3, 3)),
     ]
     assert [t.pages for t in tables] == [[1, 1, 1], [2, 2, 2]]
+    assert [t.where for t in tables] == ["page 1", "page 2"]
 
 
 def test_loaded_rows_keep_their_own_page(tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -11,21 +10,9 @@ import pytest
 from fsnb.errors import AccessDenied
 from fsnb.extract import load
 from fsnb.extract.load import column_names, load_table, shape_difference
+from fsnb.extract.tables import ExtractedTable as Table
 from fsnb.scratchpad import Scratchpad, ScratchpadError
 from fsnb.tools import agent_registry
-
-
-@dataclass
-class Table:
-    """Stands in for `fsnb.extract.tables.ExtractedTable` (the same fields)."""
-
-    path: str
-    index: int
-    page: int | None
-    caption: str | None
-    frame: pd.DataFrame
-    raw: pd.DataFrame
-    pages: list[int] | None = None
 
 
 def statement(month: int, amounts: list[float], *, page: int | None = 1, index: int = 0) -> Table:

@@ -41,13 +41,15 @@ class LoadReport:
     created: bool
     source_file: str
     page: int | None
+    #: Where the rows were: 'page 3', 'pages 3-4', or '' without pages.
+    where: str = ""
     #: Source column names that were changed to SQL identifiers, original -> clean.
     renamed: dict[str, str] = field(default_factory=dict)
 
     def summary(self) -> str:
         """One line for the LLM or the terminal."""
         verb = "Created" if self.created else "Appended to"
-        page = f", page {self.page}" if self.page is not None else ""
+        page = f", {self.where}" if self.where else ""
         columns = ", ".join(f"{c} {k}" for c, k in self.columns.items())
         return (
             f"{verb} table {self.table}: {self.added:,} row{'s' * (self.added != 1)} from "
@@ -213,6 +215,7 @@ def load_table(
         created=created,
         source_file=source,
         page=extracted.page,
+        where=extracted.where,
         renamed=renamed,
     )
 

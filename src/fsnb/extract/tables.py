@@ -52,6 +52,14 @@ class ExtractedTable:
     raw: pd.DataFrame
     pages: list[int] | None = None
 
+    @property
+    def where(self) -> str:
+        """'page 3', 'pages 3-4' (a table across pages) or '' (no pages, as in a sheet)."""
+        if self.page is None:
+            return ""
+        last = max(self.pages) if self.pages else self.page
+        return f"page {self.page}" if last == self.page else f"pages {self.page}-{last}"
+
 
 def extract_tables(path: str | Path, *, sandbox: Sandbox | None = None) -> list[ExtractedTable]:
     """Every table in `path`, in document order (an empty list when it has none).

@@ -40,6 +40,7 @@ def _described(table: ExtractedTable) -> dict[str, Any]:
     return {
         "index": table.index,
         "page": table.page,
+        "where": table.where,
         "caption": table.caption,
         "rows": len(frame),
         "columns": dict(zip(map(str, frame.columns), types, strict=True)),
@@ -68,7 +69,7 @@ def extract_tables(path: str, *, ctx: ToolContext) -> ToolOutcome:
         return ToolOutcome(f"No tables found in {source}.", data=data)
     lines = [f"{len(tables)} table{'s' * (len(tables) != 1)} in {source}:"]
     for table, found in zip(tables, extracted, strict=True):
-        where = f", page {table['page']}" if table["page"] is not None else ""
+        where = f", {table['where']}" if table["where"] else ""
         caption = f' "{table["caption"]}"' if table["caption"] else ""
         columns = ", ".join(f"{c} {k}" for c, k in table["columns"].items())
         lines.append(
