@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from fsnb import __version__
 from fsnb.cli_fs import add_fs_command
+from fsnb.cli_output import POSITIVE_INT, error, number, print_frame
 from fsnb.cli_scratch import add_scratch_command
 from fsnb.errors import FsnbError, one_line
 from fsnb.llm import registry
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from fsnb.index import Index
     from fsnb.index.pipeline import IndexReport
     from fsnb.index.watch import Reindex, Watch
@@ -40,21 +39,6 @@ def _ask_on_stdin(question: str) -> str | None:
     from rich.prompt import Prompt
 
     return Prompt.ask(f"[yellow]{question}[/yellow]") or None
-
-
-def _print_frame(frame: pd.DataFrame, as_json: bool) -> None:
-    """Every cell in full as JSON; otherwise a table whose wide text columns are cut to fit
-    the terminal (COLUMNS, or 120 characters when not a terminal)."""
-    if as_json:
-        print(frame.to_json(orient="records", date_format="iso", indent=2))
-    else:
-        from fsnb.terminal import table_text
-
-        print(table_text(frame))
-
-
-def _error(message: object) -> None:
-    print(f"fsnb: {one_line(message)}", file=sys.stderr)
 
 
 def _no_index(path: Path) -> str:
@@ -104,12 +88,12 @@ def _explore_json(args: argparse.Namespace) -> int:
     except (Exception, KeyboardInterrupt) as exc:
         failed = _failed_run(args, seen, exc)
         print(json.dumps(failed, indent=2, default=str))
-        _error(failed["error"])
+        error(failed["error"])
         return 130 if isinstance(exc, KeyboardInterrupt) else 1 if seen else 2
     data = result.to_dict()
     print(json.dumps({k: data[k] for k in _JSON_KEYS}, indent=2, default=str))
     if result.error:
-        _error(result.error)
+        error(result.error)
     return 1 if result.error else 0
 
 
@@ -125,7 +109,7 @@ def _failed_run(args: argparse.Namespace, seen: list[Any], exc: BaseException) -
         usage.update({k: v for k, v in updates[-1].to_dict().items() if k in usage})
     started = next((e for e in seen if isinstance(e, ev.Started)), None)
     expected = isinstance(exc, (FsnbError, OSError, ValueError))
-    error = one_line(exc) if expected else describe(exc)
+    why = one_line(exc) if expected else describe(exc)
     return {
         "answer": "",
         "citations": [],
@@ -136,7 +120,7 @@ def _failed_run(args: argparse.Namespace, seen: list[Any], exc: BaseException) -
             "model": started.model if started else args.model,
             "note": None,
         },
-        "error": error or type(exc).__name__,
+        "error": why or type(exc).__name__,
     }
 
 
@@ -178,7 +162,7 @@ def _watcher(index: Index, args: argparse.Namespace) -> Watch:
 
     def said(record: Reindex) -> None:
         if record.report is None:
-            _error(f"{record.at:%H:%M:%S} re-index failed: {record.error}")
+            error(f"{record.at:%H:%M:%S} re-index failed: {record.error}")
         elif args.json:
             print(json.dumps({"at": record.at.isoformat(), **record.report.counts()}), flush=True)
         else:
@@ -201,7 +185,7 @@ def _search(args: argparse.Namespace) -> int:
 
     index = Index(args.db)
     if not index.path.is_file():
-        _error(_no_index(index.path))
+        error(_no_index(index.path))
         return 2
     note = index.indexing(args.folder)
     hits = index.search(args.query, folder=args.folder, filter=args.filter or None, k=args.k)
@@ -212,7 +196,7 @@ def _search(args: argparse.Namespace) -> int:
             h.get("snippet", "") if isinstance(h, dict) else h for h in hits.pop("highlights")
         ]
     columns = [c for c in ("path", "page", "score", "ranker", "heading", "snippet") if c in hits]
-    _print_frame(hits if args.json else hits[columns], args.json)
+    print_frame(hits if args.json else hits[columns], args.json)
     return 0
 
 
@@ -221,10 +205,10 @@ def _sql(args: argparse.Namespace) -> int:
 
     index = Index(args.db)
     if not index.path.is_file():
-        _error(_no_index(index.path))
+        error(_no_index(index.path))
         return 2
     frame = index.sql(args.query, args.folder, limit=args.limit + 1, timeout_s=args.timeout)
-    _print_frame(frame.head(args.limit), args.json)
+    print_frame(frame.head(args.limit), args.json)
     if len(frame) > args.limit:
         print(f"[only the first {args.limit:,} rows: aggregate, filter or raise --limit]",
               file=sys.stderr)  # fmt: skip
@@ -241,7 +225,7 @@ def _status(args: argparse.Namespace) -> int:
     status = index.status()
     if not args.json:
         print(f"index: {index.path}")
-    _print_frame(status, args.json)
+    print_frame(status, args.json)
     return 0
 
 
@@ -266,34 +250,16 @@ def _use_index(value: str) -> bool | str:
     return {"auto": "auto", "yes": True, "no": False}[value]
 
 
-def _number(kind: type[int] | type[float], least: float, what: str) -> Any:
-    """An argparse type: a number of `kind` at least `least`, else a usage error."""
-
-    def parse(text: str) -> int | float:
-        try:
-            value = kind(text)
-        except ValueError:
-            value = None
-        if value is None or value < least or value != value:  # value != value: NaN
-            msg = f"{what}, not {text!r}"
-            raise argparse.ArgumentTypeError(msg)
-        return value
-
-    parse.__name__ = kind.__name__  # argparse names the type in its messages
-    return parse
-
-
-_POSITIVE_INT = _number(int, 1, "a whole number of 1 or more")
-_COUNT = _number(int, 0, "a whole number of 0 or more")
-_SECONDS = _number(float, 1e-3, "a number of seconds above 0")
-_MEGABYTES = _number(float, 0, "a number of megabytes, 0 or more")
+_COUNT = number(int, 0, "a whole number of 0 or more")
+_SECONDS = number(float, 1e-3, "a number of seconds above 0")
+_MEGABYTES = number(float, 0, "a number of megabytes, 0 or more")
 
 
 def _models(args: argparse.Namespace) -> int:
     from fsnb.llm import catalog
 
     frame = catalog.frame(args.base_url, args.timeout)
-    _print_frame(frame if args.json else frame[list(catalog.TEXT_COLUMNS)], args.json)
+    print_frame(frame if args.json else frame[list(catalog.TEXT_COLUMNS)], args.json)
     return 0
 
 
@@ -340,7 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="server of an OpenAI-compatible backend (default: OPENAI_BASE_URL)",
     )
     explore.add_argument(
-        "--max-steps", type=_POSITIVE_INT, default=25, help="most agent steps (default: 25)"
+        "--max-steps", type=POSITIVE_INT, default=25, help="most agent steps (default: 25)"
     )
     explore.add_argument(
         "--timeout", type=_SECONDS, default=300.0, help="seconds for the run (default: 300)"
@@ -399,7 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument(
         "--filter", default="", help='e.g. "document_type=agreement and max_amount>=1e6"'
     )
-    search.add_argument("-k", type=_POSITIVE_INT, default=10, help="number of hits (default: 10)")
+    search.add_argument("-k", type=POSITIVE_INT, default=10, help="number of hits (default: 10)")
     search.add_argument(
         "--json", action="store_true", help="print every column of the hits in full, as JSON"
     )
@@ -411,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--folder", default=None, help="see only this folder's index and scratchpad tables"
     )
     sql.add_argument(
-        "--limit", type=_POSITIVE_INT, default=1000, help="rows printed (default: 1000)"
+        "--limit", type=POSITIVE_INT, default=1000, help="rows printed (default: 1000)"
     )
     sql.add_argument("--timeout", type=_SECONDS, default=60.0, help="seconds (default: 60)")
     sql.add_argument(
@@ -455,7 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parse.add_argument(
         "--limit",
-        type=_POSITIVE_INT,
+        type=POSITIVE_INT,
         default=1_000_000,
         help="most characters printed (default: 1,000,000)",
     )
@@ -476,19 +442,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         return 0
     except KeyboardInterrupt:
-        _error("interrupted")
+        error("interrupted")
         return 130
     except OSError as exc:  # a folder or an index file that cannot be opened
         from fsnb.security import os_reason
 
-        _error(f"{exc.filename}: {os_reason(exc)}" if exc.filename else exc)
+        error(f"{exc.filename}: {os_reason(exc)}" if exc.filename else exc)
         return 2
     except (FsnbError, ValueError) as exc:
-        _error(exc)
+        error(exc)
         return 2
     except Exception as exc:  # DuckDB errors from `fsnb sql`, and the like
         if type(exc).__module__.startswith(("duckdb", "_duckdb")):
-            _error(str(exc).splitlines()[0])
+            error(str(exc).splitlines()[0])
             return 2
         raise
 

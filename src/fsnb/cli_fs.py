@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Callable
 from typing import Any
 
+from fsnb.cli_output import error
 from fsnb.errors import one_line
 
 #: subcommand -> (tool, {option dest: tool argument}).
@@ -73,7 +73,7 @@ def run_fs(args: argparse.Namespace) -> int:
     name, given = arguments(args)
     outcome = agent_registry().call(name, given, root=args.root, db=args.db)
     if not outcome.ok:
-        print(f"fsnb: {one_line(outcome.text).removeprefix('error: ')}", file=sys.stderr)
+        error(one_line(outcome.text).removeprefix("error: "))
         return 2
     if args.json:
         print(json.dumps(outcome.data, indent=2, default=str))

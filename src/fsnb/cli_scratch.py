@@ -12,18 +12,10 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from fsnb.cli_output import POSITIVE_INT, error, print_frame
+
 if TYPE_CHECKING:
-    import pandas as pd
-
     from fsnb.scratchpad import Scratchpad
-
-
-def _positive(text: str) -> int:
-    """An argparse type: a whole number of 1 or more."""
-    if not text.strip().isdigit() or int(text) < 1:
-        msg = f"a whole number of 1 or more, not {text!r}"
-        raise argparse.ArgumentTypeError(msg)
-    return int(text)
 
 
 def _pad(args: argparse.Namespace) -> Scratchpad | None:
@@ -39,20 +31,10 @@ def _where(args: argparse.Namespace) -> str:
     return f"folder {args.folder}" if args.folder else "the shared scratchpad"
 
 
-def _print(frame: pd.DataFrame, as_json: bool) -> None:
-    if as_json:
-        print(frame.to_json(orient="records", date_format="iso", indent=2))
-    else:
-        from fsnb.terminal import table_text
-
-        print(table_text(frame))
-
-
 def _missing(name: str) -> int:
     from fsnb.scratchpad import sanitize
 
-    print(f"fsnb: no scratchpad table {sanitize(name)!r} (fsnb scratch list shows them)",
-          file=sys.stderr)  # fmt: skip
+    error(f"no scratchpad table {sanitize(name)!r} (fsnb scratch list shows them)")
     return 2
 
 
@@ -65,22 +47,21 @@ def run_scratch(args: argparse.Namespace) -> int:
         if frame is None or frame.empty:
             print("[]" if args.json else f"no scratchpad tables in {_where(args)}")
         else:
-            _print(frame[["name", "rows", "columns"]], args.json)
+            print_frame(frame[["name", "rows", "columns"]], args.json)
     elif pad is None or (action in ("show", "drop") and args.name not in pad):
         if action == "clear":
             print(f"no scratchpad tables in {_where(args)}")
             return 0
         return _missing(args.name)
     elif action == "show":
-        _print(pad.df(args.name, limit=args.limit), args.json)
+        print_frame(pad.df(args.name, limit=args.limit), args.json)
         if (rows := pad.rows(args.name)) > args.limit:
             print(f"[first {args.limit:,} of {rows:,} rows: raise --limit]", file=sys.stderr)
     elif action == "drop":
         print(f"dropped {args.name} ({pad.drop(args.name):,} rows)")
     elif not args.yes:
         count = len(pad.tables())
-        print(f"fsnb: clear drops all {count} tables of {_where(args)}: add --yes to confirm",
-              file=sys.stderr)  # fmt: skip
+        error(f"clear drops all {count} tables of {_where(args)}: add --yes to confirm")
         return 2
     else:
         dropped = pad.clear()
@@ -109,7 +90,7 @@ def add_scratch_command(
     listed.add_argument("--json", action="store_true", help="print the list as JSON")
     show = sub("show", "print a table's rows")
     show.add_argument("name", help="the table")
-    show.add_argument("--limit", type=_positive, default=100, help="rows printed (default: 100)")
+    show.add_argument("--limit", type=POSITIVE_INT, default=100, help="rows printed (default: 100)")
     show.add_argument("--json", action="store_true", help="print the rows in full as JSON")
     drop = sub("drop", "delete a table and its rows")
     drop.add_argument("name", help="the table")
