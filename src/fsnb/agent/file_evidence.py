@@ -7,12 +7,12 @@ under it, of those types). Facts are joined with "; ".
 
 from __future__ import annotations
 
-import hashlib
 import re
-from datetime import datetime
 from pathlib import Path
 
+from fsnb.index.changes import file_sha256
 from fsnb.security import Sandbox, Sensitivity
+from fsnb.tools.navigator import when
 
 _FACT = re.compile(r"\s*(size|modified|sha256|files):\s*(\S.*?)\s*", re.IGNORECASE)
 
@@ -41,12 +41,11 @@ def check(sandbox: Sandbox, target: Path, found: list[tuple[str, str]]) -> str:
             if claimed is None or int(claimed.group(1).replace(",", "")) != info.st_size:
                 return f"size given as {value}; the file has {info.st_size:,} bytes"
         elif name == "modified":
-            actual = datetime.fromtimestamp(info.st_mtime).strftime("%Y-%m-%d %H:%M")
+            actual = when(info.st_mtime)
             if not actual.startswith(value):
                 return f"modified given as {value}; the file was modified {actual}"
         elif name == "sha256":
-            with target.open("rb") as handle:
-                digest = hashlib.file_digest(handle, "sha256").hexdigest()
+            digest = file_sha256(target)[0]
             if not digest.startswith(value.lower()) or len(value) < 12:
                 return f"sha256 given as {value}; the file's is {digest}"
     return ""

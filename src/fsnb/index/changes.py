@@ -74,16 +74,21 @@ def _why(exc: OSError) -> str:
     return (exc.strerror or str(exc)).lower()
 
 
-def _hash(path: Path) -> str:
-    """sha256 of a regular file, streamed; never blocks on a FIFO swapped in meanwhile."""
-    digest = hashlib.sha256()
+def file_sha256(path: str | os.PathLike[str]) -> tuple[str, int, int]:
+    """(sha256, size, mtime_ns) of a regular file, streamed; never blocks on a FIFO
+    swapped in meanwhile."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+        digest = hashlib.file_digest(handle, "sha256")
+    return digest.hexdigest(), info.st_size, info.st_mtime_ns
+
+
+def _hash(path: Path) -> str:
+    """sha256 of a regular file (see `file_sha256`)."""
+    return file_sha256(path)[0]
 
 
 @dataclass

@@ -7,33 +7,19 @@ Blocked and skipped sensitive files are never opened; unreadable ones are report
 
 from __future__ import annotations
 
-import hashlib
-import os
-import stat
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import pandas as pd
 
+from fsnb.index.changes import file_sha256
 from fsnb.index.filesystem import Indexed
 from fsnb.index.store import DatabaseInUse, DatabaseLocked, Store
 from fsnb.security import Sandbox, Sensitivity, os_reason
 
 #: Sensitivity levels whose files may be opened (stored as `files.sensitivity`).
 READABLE = (Sensitivity.NONE.value, Sensitivity.WARN.value)
-
-
-def file_sha256(path: str | os.PathLike[str]) -> tuple[str, int, int]:
-    """(sha256, size, mtime_ns) of a regular file, streamed; never blocks on a FIFO."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            msg = "not a regular file"
-            raise OSError(msg)
-        digest = hashlib.file_digest(handle, "sha256")
-    return digest.hexdigest(), info.st_size, info.st_mtime_ns
 
 
 @dataclass(frozen=True)

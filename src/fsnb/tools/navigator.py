@@ -49,7 +49,8 @@ def _choice(name: str, value: str, accepted: tuple[str, ...]) -> str:
     return value
 
 
-def _when(mtime: float) -> str:
+def when(mtime: float) -> str:
+    """A modified time as the tools show it and file citations quote it (local time)."""
     return datetime.fromtimestamp(mtime).strftime("%Y-%m-%d %H:%M")
 
 
@@ -238,14 +239,14 @@ def browse_directory(
         name = shown(c.name) + ("/" if c.kind == "folder" else "")
         note = f"  ({c.note})" if c.note else ""
         lines.append(
-            f"  {_label(c)} {name:<{width}}  {human_size(c.size):>9}  {_when(c.mtime)}{note}"
+            f"  {_label(c)} {name:<{width}}  {human_size(c.size):>9}  {when(c.mtime)}{note}"
         )
     if not items:
         lines.append("  (empty)" if not node.children else "  (nothing matches the filter)")
     if len(items) > max_items:
         lines.append(f"[{len(items) - max_items} more items not shown: raise max_items]")
     rows = [
-        {"name": shown(c.name), "type": c.kind, "size": c.size, "modified": _when(c.mtime)}
+        {"name": shown(c.name), "type": c.kind, "size": c.size, "modified": when(c.mtime)}
         for c in items[:max_items]
     ]
     data = {"path": shown(rel), "items": rows, "source": "index" if where else "walk"}
@@ -477,8 +478,8 @@ def file_info(path: str, *, ctx: ToolContext) -> ToolOutcome:
     rel = shown(box.relative(target))
     info = target.stat()
     created = getattr(info, "st_birthtime", None)
-    dates = [f"modified: {_when(info.st_mtime)}"] + (
-        [f"created: {_when(created)}"] if created else [f"changed: {_when(info.st_ctime)}"]
+    dates = [f"modified: {when(info.st_mtime)}"] + (
+        [f"created: {when(created)}"] if created else [f"changed: {when(info.st_ctime)}"]
     )
     if target.is_dir():
         node = _walk(box, target, box.relative(target))
@@ -685,12 +686,12 @@ def find_files(
     lines = [f"Found {total} files for {query!r} ({about}):"]
     for hit in hits[:max_results]:
         lines.append(
-            f"  {shown(hit.rel)}  ({human_size(hit.size)}, {_when(hit.mtime)})  {shown(hit.why)}"
+            f"  {shown(hit.rel)}  ({human_size(hit.size)}, {when(hit.mtime)})  {shown(hit.why)}"
         )
     if total > max_results:
         lines.append(f"[{total - max_results} more not shown: raise max_results or narrow]")
     rows = [
-        {"path": shown(h.rel), "size": h.size, "modified": _when(h.mtime), "match": shown(h.why)}
+        {"path": shown(h.rel), "size": h.size, "modified": when(h.mtime), "match": shown(h.why)}
         for h in hits[:max_results]
     ]
     data = {"results": rows, "total": total, "walked": walked, "source": source}

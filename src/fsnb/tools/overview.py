@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from datetime import datetime
 
 import duckdb
 import pandas as pd
@@ -20,6 +19,7 @@ from fsnb.index.walk import list_files, suffix
 from fsnb.security import shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
+from fsnb.tools.navigator import when
 
 #: Rows each part of the map keeps.
 TOP = 5
@@ -128,17 +128,13 @@ def _files_from_walk(ctx: ToolContext) -> pd.DataFrame:
     return frame.astype({"path": str, "extension": str, "size": "int64", "mtime_ns": "int64"})
 
 
-def _when(mtime_ns: int) -> str:
-    return datetime.fromtimestamp(mtime_ns / 1e9).strftime("%Y-%m-%d %H:%M")
-
-
 def _files(frame: pd.DataFrame, by: str) -> pd.DataFrame:
     rows = frame.sort_values([by, "path"], ascending=[False, True]).head(TOP)
     return pd.DataFrame(
         {
             "path": rows["path"].map(shown),
             "size": rows["size"],
-            "modified": rows["mtime_ns"].map(_when),
+            "modified": (rows["mtime_ns"] / 1e9).map(when),
         }
     ).reset_index(drop=True)
 

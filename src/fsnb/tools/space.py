@@ -18,7 +18,7 @@ from fsnb.ranges import DateRange
 from fsnb.security import Sandbox, scan, shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
-from fsnb.tools.navigator import _extensions, _folder, _when
+from fsnb.tools.navigator import _extensions, _folder, when
 from fsnb.tools.registry import tool
 
 
@@ -176,7 +176,7 @@ def recent_files(
         source, said = "walk", "from a walk"
     hits = [f for f in found if f[2] >= since]
     rows = [
-        {"path": shown(p), "size": size, "modified": _when(ns / 1e9)}
+        {"path": shown(p), "size": size, "modified": when(ns / 1e9)}
         for p, size, ns in hits[:max_results]
     ]
     kinds = f" ({file_type})" if file_type else ""
