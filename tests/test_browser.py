@@ -72,6 +72,22 @@ asker = ReplayLLM([
 """
 
 
+#: A backend that fills a scratch table and queries it.
+LEDGER_SCRIPT = """
+import json
+from fsnb.agent import Action
+from fsnb.llm import ReplayLLM
+
+fees = [{"item": name, "fee": fee} for name, fee in [("legal", 300), ("audit", 900), ("filing", 50)]]
+ledger = ReplayLLM([
+    Action.call("create_table", "collect", name="fees", columns="item VARCHAR, fee DOUBLE"),
+    Action.call("insert_data", "store", table="fees", rows=json.dumps(fees)),
+    Action.call("query_data", "add up", sql="SELECT sum(fee) AS total FROM fees"),
+    Action.stop("The fees come to 1250.", "computed"),
+])
+"""
+
+
 def _notebook(*sources: str) -> dict:
     def code(source: str) -> dict:
         return {
@@ -112,6 +128,10 @@ def jupyterlab(tmp_path: Path) -> Iterator[str]:
         "print([row.result for row in answered.trace() if row.kind == 'ask_human'])",
     )
     (root / "interrupt.ipynb").write_text(json.dumps(interrupt))
+    ledger = f"%%explore {corpus} --llm ledger -o booked\nWhat do the fees come to?"
+    (root / "scratch.ipynb").write_text(
+        json.dumps(_notebook("%load_ext fsnb\n" + LEDGER_SCRIPT, ledger))
+    )
     port = _free_port()
     env = {
         **os.environ,
@@ -297,5 +317,47 @@ def test_interrupting_a_wait_cell(jupyterlab: str, tmp_path: Path):
             expect(cells.nth(5).locator(".jp-OutputArea-output")).to_have_text(
                 "['Project Falcon']", timeout=30_000
             )
+        finally:
+            browser.close()
+
+
+def test_the_scratchpad_tab_sorts_and_shows_the_sql(jupyterlab: str, tmp_path: Path):
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = _launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1100})
+            page.goto(f"{jupyterlab}/lab/tree/scratch.ipynb")
+            page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+            page.wait_for_function(KERNEL_READY, timeout=120_000)
+            page.locator(".jp-Notebook .jp-Cell .jp-InputArea-editor").first.click()
+            page.keyboard.press("Escape")
+            page.keyboard.press("Shift+Enter")
+            page.keyboard.press("Shift+Enter")
+
+            panel = page.locator(".fsnb-panel")
+            expect(panel).to_be_visible(timeout=120_000)
+            expect(panel.locator(".fsnb-status")).to_have_text("done", timeout=120_000)
+            panel.locator(".fsnb-tab[data-tab='scratchpad']").click()
+            # this run's query: its SQL and its result
+            query = panel.locator(".fsnb-query")
+            expect(query).to_have_count(1)
+            expect(query.locator(".fsnb-sql")).to_have_text("SELECT sum(fee) AS total FROM fees")
+            expect(query.locator("td")).to_have_text("1250")
+            expect(query).to_contain_text("1 row")
+            # a scratch table sorts on a header click, in the kernel; again: descending
+            panel.locator(".fsnb-table tr.fsnb-clickable", has_text="fees").click()
+            expect(panel.locator(".fsnb-row-range")).to_have_text("rows 1–3 of 3", timeout=30_000)
+            first_fee = panel.locator(".fsnb-table tbody tr").first.locator("td").nth(1)
+            expect(first_fee).to_have_text("300")
+            header = panel.locator(".fsnb-sort", has_text="fee")
+            header.click()
+            expect(header).to_have_text("fee ▲", timeout=30_000)
+            expect(first_fee).to_have_text("50")
+            header.click()
+            expect(header).to_have_text("fee ▼", timeout=30_000)
+            expect(first_fee).to_have_text("900")
+            page.screenshot(path=str(tmp_path / "scratchpad.png"), full_page=True)
         finally:
             browser.close()

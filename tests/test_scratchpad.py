@@ -14,7 +14,7 @@ from fsnb import scratchpad
 from fsnb.index.store import Store
 from fsnb.scratchpad import Scratchpad, ScratchpadError, ScratchpadLimit, sanitize
 from fsnb.tools import Registry
-from fsnb.tools.scratch import SCRATCH_TOOLS
+from fsnb.tools.scratch import SCRATCH_TOOLS, _query_text
 
 ROWS = [
     {"date": "2025-01-05", "description": "NETFLIX", "amount": 15.99, "category": "subscription"},
@@ -391,3 +391,29 @@ def test_writes_to_a_read_only_database_are_one_line_errors(tmp_path: Path):
     assert lines["query_data"].startswith("1 row\n") and lines["query_data"].endswith("1")
     assert lines["list_tables"].startswith("1 scratchpad table:\n- t: 1 rows")
     assert pad.rows("t") == 1
+
+
+def test_query_data_returns_its_sql_and_first_rows_as_data(db: Path, tmp_path: Path):
+    registry = Registry(SCRATCH_TOOLS)
+
+    def call(tool: str, **args: object):
+        return registry.call(tool, args, root=str(tmp_path), db=str(db))
+
+    call("create_table", name="t", columns=COLUMNS + ", paid_at TIMESTAMP, ratio DOUBLE")
+    rows = [{**ROWS[0], "paid_at": "2025-01-05 10:30:00", "ratio": 0.5}, {"description": "x" * 500}]
+    call("insert_data", table="t", rows=json.dumps(rows))
+    sql = "SELECT date, description, amount, paid_at, ratio, 'NaN'::DOUBLE AS nan FROM t ORDER BY date"
+    outcome = call("query_data", sql=sql)
+    assert outcome.ok and outcome.text.startswith("2 rows\n")  # the LLM's text is unchanged
+    assert outcome.text == _query_text(Scratchpad(db, folder=tmp_path).query(sql))
+    data = outcome.data
+    assert (data["sql"], data["row_count"], data["more_rows"]) == (sql, 2, False)
+    assert data["columns"] == ["date", "description", "amount", "paid_at", "ratio", "nan"]
+    first, second = data["rows"]
+    assert first == ["2025-01-05", ROWS[0]["description"], 15.99, "2025-01-05T10:30:00", 0.5, None]
+    assert second[0] is None and second[2:] == [None, None, None, None]
+    assert second[1].endswith("…") and len(second[1]) == 200  # long text is cut in the data
+    assert json.loads(json.dumps(data, allow_nan=False)) == data  # JSON as it is
+    many = call("query_data", sql="SELECT range AS n FROM range(20000)").data
+    assert (len(many["rows"]), many["row_count"], many["more_rows"]) == (50, 10_000, True)
+    assert call("query_data", sql="SELECT * FROM nope").data == {}  # a failure has no data

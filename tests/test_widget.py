@@ -275,6 +275,66 @@ def test_page_requests_for_documents_and_scratchpad(folder: Path):
     assert panel.tables["rows"] == tables["rows"]
 
 
+def test_scratch_table_pages_sort_in_sql(folder: Path):
+    from fsnb.scratchpad import Scratchpad
+
+    panel = ExplorePanel(folder=str(folder))
+    pad = Scratchpad(folder=folder)
+    pad.create_table("deals", {"name": "VARCHAR", "price": "DOUBLE"})
+    prices = [7, 3, None, 3, 9, 1, 5]
+    pad.insert("deals", [{"name": f"deal {i}", "price": p} for i, p in enumerate(prices)])
+
+    def page(n: int, **sorting) -> dict:
+        msg = {"tab": "scratchpad", "table": "deals", "page": n, "size": 3, **sorting}
+        return _invoke(panel, "_page", msg)
+
+    first = page(0, sort="price")
+    assert (first["sort"], first["descending"], first["offset"], first["total"]) == (
+        "price",
+        False,
+        0,
+        7,
+    )
+    rows = [row for n in range(3) for row in page(n, sort="price")["rows"]]
+    assert [r["price"] for r in rows] == [1, 3, 3, 5, 7, 9, None]  # nulls last, across pages
+    assert [r["name"] for r in rows[1:3]] == ["deal 1", "deal 3"]  # ties in insertion order
+    down = [row for n in range(3) for row in page(n, sort="price", descending=True)["rows"]]
+    assert [r["price"] for r in down] == [9, 7, 5, 3, 3, 1, None]
+    assert page(2, sort="price", descending=True)["offset"] == 6
+    assert page(0)["sort"] == "" and page(0)["rows"][0]["name"] == "deal 0"  # unsorted
+    refused = page(0, sort='price" DESC; DROP TABLE deals; --')
+    assert refused["ok"] is False and "no column" in refused["error"]
+    assert "(columns: name, price)" in refused["error"]
+    odd = page(0, sort="price", descending="yes")
+    assert odd == {"ok": False, "error": "sort must be a column name and descending true or false"}
+    assert pad.rows("deals") == 7
+
+
+def test_query_data_steps_carry_their_result_to_the_panel(folder: Path):
+    sql = "SELECT name, price FROM deals ORDER BY price DESC"
+    rows = json.dumps([{"name": "a", "price": 2.5}, {"name": "b", "price": None}])
+    panel, _ = _panel(
+        folder,
+        Action.call("create_table", "collect", name="deals", columns="name VARCHAR, price DOUBLE"),
+        Action.call("insert_data", "store", table="deals", rows=rows),
+        Action.call("query_data", "compute", sql=sql),
+        Action.call("query_data", "a typo", sql="SELECT nope FROM deals"),
+        _stop(),
+    )
+    assert panel.wait(30) is not None and panel.status == "done"
+    queries = [row["query"] for row in panel.trace if "query" in row]
+    assert queries == [
+        {
+            "sql": sql,
+            "columns": ["name", "price"],
+            "rows": [["a", 2.5], ["b", None]],
+            "row_count": 2,
+            "more_rows": False,
+        }
+    ]  # the failed query has none
+    json.dumps(panel.trace, allow_nan=False)  # synced as JSON
+
+
 def test_record_is_deterministic_and_self_contained(folder: Path, tmp_path: Path):
     bundles = []
     for _ in range(2):

@@ -137,6 +137,26 @@ def _ref(schema: str, table: str) -> str:
     return f"{_q(schema)}.{_q(table)}"
 
 
+def _delete(
+    con: duckdb.DuckDBPyConnection,
+    ref: str,
+    columns: Mapping[str, str],
+    where: Mapping[str, Sequence[Any]],
+) -> None:
+    """Delete the rows of `ref` whose every column in `where` holds one of its values."""
+    tests, params = [], []
+    for column, values in where.items():
+        if column not in columns:
+            msg = f"no column {column!r} to match rows on (columns: {', '.join(columns)})"
+            raise ScratchpadError(msg)
+        given = [v for v in values if v is not None]
+        test = [f"{_q(column)} IN ({', '.join('?' * len(given))})"] if given else []
+        test += [f"{_q(column)} IS NULL"] if len(given) < len(values) else []
+        tests.append(f"({' OR '.join(test) or 'FALSE'})")
+        params += given
+    con.execute(f"DELETE FROM {ref} WHERE {' AND '.join(tests)}", params)
+
+
 def _width(kind: str) -> int:
     """Bytes of one value of a fixed-width type (0 for text, which is measured)."""
     if match := re.fullmatch(r"DECIMAL\((\d+),\d+\)", kind):
@@ -326,8 +346,29 @@ class Scratchpad:
             con.execute(f"{verb} {_ref(schema, table)} ({body})")
         return table
 
-    def insert(self, name: str, rows: Rows) -> int:
-        """Insert rows (objects keyed by column), all or none; return how many."""
+    def add_columns(self, name: str, columns: Columns) -> list[str]:
+        """Add the columns a table lacks (ALTER TABLE, existing rows get NULL); return the
+        names added. A column it has with another type is refused, nothing changed."""
+        wanted = parse_columns(columns)
+        with self._sql_errors(), self.store.transaction() as con:
+            ref, have = self._existing(con, name)
+            other = [f"{c} ({have[c]}, not {k})" for c, k in wanted.items() if have.get(c, k) != k]
+            if other:
+                msg = f"table {sanitize(name)} has columns of another type: {', '.join(other)}"
+                raise ScratchpadError(msg)
+            added = [c for c in wanted if c not in have]
+            for column in added:
+                con.execute(f"ALTER TABLE {ref} ADD COLUMN {_q(column)} {wanted[column]}")
+        return added
+
+    def insert(
+        self, name: str, rows: Rows, *, replacing: Mapping[str, Sequence[Any]] | None = None
+    ) -> int:
+        """Insert rows (objects keyed by column), all or none; return how many.
+
+        `replacing` ({column: values}) first deletes the rows whose every named column holds
+        one of its values (None matches NULL), in the same transaction: reloading a
+        document's rows replaces them instead of adding them twice."""
         records = _records(rows)
         if not records:
             return 0
@@ -335,6 +376,8 @@ class Scratchpad:
             ref, columns = self._existing(con, name)
             table = sanitize(name)
             payload = _payload(table, columns, records)
+            if replacing:
+                _delete(con, ref, columns, replacing)
             (count,) = con.execute(f"SELECT count(*) FROM {ref}").fetchone() or (0,)
             if count + len(records) > self.max_rows:
                 msg = (
@@ -402,12 +445,29 @@ class Scratchpad:
             (count,) = con.execute(f"SELECT count(*) FROM {ref}").fetchone() or (0,)
         return int(count)
 
-    def df(self, name: str, *, limit: int | None = None, offset: int = 0) -> pd.DataFrame:
-        """The table as a DataFrame (a page of it with `limit` and `offset`)."""
+    def df(
+        self,
+        name: str,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
+        order_by: str | None = None,
+        descending: bool = False,
+    ) -> pd.DataFrame:
+        """The table as a DataFrame (a page of it with `limit` and `offset`), sorted by the
+        column `order_by` when given (nulls last, ties in insertion order)."""
         page = f" LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
         with self._sql_errors(), self.store.connect(read_only=True) as con:
-            ref, _ = self._existing(con, name)
-            return con.execute(f"SELECT * FROM {ref}{page}").df()
+            ref, columns = self._existing(con, name)
+            order = ""
+            if order_by is not None:
+                if order_by not in columns:
+                    known = ", ".join(columns)
+                    msg = f"no column {order_by!r} in {sanitize(name)} (columns: {known})"
+                    raise ScratchpadError(msg)
+                direction = "DESC" if descending else "ASC"
+                order = f" ORDER BY {_q(order_by)} {direction} NULLS LAST, rowid"
+            return con.execute(f"SELECT * FROM {ref}{order}{page}").df()
 
     def drop(self, name: str) -> int:
         """Drop a table; return how many rows it had."""

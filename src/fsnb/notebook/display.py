@@ -226,9 +226,19 @@ def frame_page(frame: pd.DataFrame, page: int, size: int, total: int | None = No
 
 
 def tab_page(
-    db: str | None, folder: str, tab: str, table: str = "", page: int = 0, size: int = PAGE_SIZE
+    db: str | None,
+    folder: str,
+    tab: str,
+    table: str = "",
+    page: int = 0,
+    size: int = PAGE_SIZE,
+    *,
+    sort: str = "",
+    descending: bool = False,
 ) -> dict[str, Any]:
-    """A page of the index's documents of `folder`, the scratchpad's tables, or one table."""
+    """A page of the index's documents of `folder`, the scratchpad's tables, or one table
+    (sorted by its column `sort` when given; the reply adds `offset`, `sort` and
+    `descending`)."""
     from fsnb.index import Index, default_db_path
     from fsnb.scratchpad import Scratchpad
 
@@ -245,5 +255,12 @@ def tab_page(
     pad = Scratchpad(path, folder=folder)
     if not table:
         return frame_page(pad.tables(), page, size)
-    rows = pad.df(table, limit=size, offset=page * size)
-    return frame_page(rows, page, size, pad.rows(table))
+    rows = pad.df(
+        table, limit=size, offset=page * size, order_by=sort or None, descending=descending
+    )
+    return {
+        **frame_page(rows, page, size, pad.rows(table)),
+        "offset": page * size,
+        "sort": sort,
+        "descending": bool(sort) and descending,
+    }

@@ -312,11 +312,15 @@ class ExplorePanel(anywidget.AnyWidget):
 
     def _with_view(self, data: dict[str, Any], row: TraceRow) -> dict[str, Any]:
         """The row, with `view_html` (a tree or disk-usage view) for a `tree` or
-        `disk_usage` step that worked, drawn once per step from the data it returned."""
+        `disk_usage` step that worked, drawn once per step from the data it returned, and
+        `query` (its SQL, columns, first rows and row count) for a `query_data` step."""
         from fsnb.notebook.fsviews import step_view_html
 
         if row.tool is None or row.ok is not True:
             return data
+        if row.tool == "query_data" and "sql" in row.data:
+            keys = ("sql", "columns", "rows", "row_count", "more_rows")
+            data["query"] = _jsonable({k: row.data.get(k) for k in keys})
         if row.step not in self._views:
             self._views[row.step] = step_view_html(row.tool, row.data)
         if self._views[row.step]:
@@ -369,7 +373,12 @@ class ExplorePanel(anywidget.AnyWidget):
     def _page(self, msg: dict[str, Any]) -> Reply:
         tab, table = str(msg.get("tab", "documents")), str(msg.get("table") or "")
         page, size = int(msg.get("page", 0)), int(msg.get("size", PAGE_SIZE))
-        return {"tab": tab, "table": table, **self.page(tab, table, page, size)}
+        sort, descending = msg.get("sort") or "", msg.get("descending", False)
+        if not isinstance(sort, str) or not isinstance(descending, bool):
+            problem = "sort must be a column name and descending true or false"
+            raise ValueError(problem)
+        reply = self.page(tab, table, page, size, sort=sort, descending=descending)
+        return {"tab": tab, "table": table, **reply}
 
     def citation_context(self, number: int) -> Reply:
         """Citation `[number]` with the text around its quote in the document, and `file`:
@@ -383,9 +392,20 @@ class ExplorePanel(anywidget.AnyWidget):
         file = str(Path(self._root, cite["path"])) if self._root and cite.get("path") else ""
         return {**cite, **context, "file": file}
 
-    def page(self, tab: str, table: str = "", page: int = 0, size: int = PAGE_SIZE) -> Reply:
-        """A page of the documents tab, the scratchpad's tables, or one scratch table."""
-        return tab_page(self._db, self._root or self.folder, tab, table, page, size)
+    def page(
+        self,
+        tab: str,
+        table: str = "",
+        page: int = 0,
+        size: int = PAGE_SIZE,
+        *,
+        sort: str = "",
+        descending: bool = False,
+    ) -> Reply:
+        """A page of the documents tab, the scratchpad's tables, or one scratch table
+        (sorted by its column `sort`, in SQL, so that paging keeps the order)."""
+        folder = self._root or self.folder
+        return tab_page(self._db, folder, tab, table, page, size, sort=sort, descending=descending)
 
     def refresh_tabs(self) -> None:
         """Load the first page of the index's documents and the scratchpad's tables."""

@@ -79,17 +79,41 @@ function onActivate(fn) {
   };
 }
 
-function table(columns, rows, onRowClick) {
-  const head = h("tr", {}, columns.map((c) => h("th", { text: c })));
+function cellText(v) {
+  return v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
+}
+
+/** A table of `rows` (objects keyed by column, or arrays in column order). Options:
+ *  `onRowClick(row)`; `sort` ({index, descending}) and `onSort(index)`: the headers
+ *  become buttons that sort, the sorted one marked ▲ or ▼. */
+function table(columns, rows, { onRowClick = null, sort = null, onSort = null } = {}) {
+  const head = h("tr", {}, columns.map((c, i) => {
+    if (!onSort) return h("th", { text: c });
+    const active = sort && sort.index === i;
+    const mark = active ? (sort.descending ? " ▼" : " ▲") : "";
+    return h("th", { "aria-sort": active ? (sort.descending ? "descending" : "ascending") : null },
+      h("button", { type: "button", class: "fsnb-sort", "data-testid": "fsnb-sort", title: `sort by ${c}`, text: `${c}${mark}`, onclick: () => onSort(i) }));
+  }));
   const body = rows.map((row) => {
     const open = onRowClick ? () => onRowClick(row) : null;
     return h("tr", { class: open ? "fsnb-clickable" : null, tabindex: open ? "0" : null, onclick: open, onkeydown: open ? onActivate(open) : null },
-      columns.map((c) => {
-        const v = row[c];
-        return h("td", { text: v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v) });
-      }));
+      columns.map((c, i) => h("td", { text: cellText(Array.isArray(row) ? row[i] : row[c]) })));
   });
   return h("table", { class: "fsnb-table" }, h("thead", {}, head), h("tbody", {}, body));
+}
+
+/** Rows (arrays) sorted by column `index`: numbers as numbers, nulls last. */
+function sortedRows(rows, index, descending) {
+  const sign = descending ? -1 : 1;
+  const compare = (a, b) => {
+    const x = a[index];
+    const y = b[index];
+    if (x === null || x === undefined) return y === null || y === undefined ? 0 : 1;
+    if (y === null || y === undefined) return -1;
+    if (typeof x === "number" && typeof y === "number") return sign * (x - y);
+    return sign * cellText(x).localeCompare(cellText(y), undefined, { numeric: true });
+  };
+  return [...rows].sort(compare);
 }
 
 /** JupyterLab's page configuration (its base URL and root folder), or null elsewhere. */
@@ -332,9 +356,13 @@ export default {
     }
 
     // Pages fetched on request; the synced `documents`/`tables` traits hold the first ones.
+    // A scratch table is sorted by Python (in SQL, so that paging keeps the order).
     const pages = { documents: null, scratchpad: null, table: null };
+    let tableSort = { column: "", descending: false };
+    const querySorts = new Map(); // a query_data step -> the client-side sort of its result
     function requestPage(tabName, page, tableName) {
-      request(experimental, "_page", { tab: tabName, page, table: tableName || "" })
+      const sorting = tableName ? { sort: tableSort.column, descending: tableSort.descending } : {};
+      request(experimental, "_page", { tab: tabName, page, table: tableName || "", ...sorting })
         .then((reply) => {
           if (reply.table) { if (reply.table === scratchTable) pages.table = reply; }
           else pages[reply.tab] = reply;
@@ -352,15 +380,49 @@ export default {
       return h("div", {}, table(columns, data.rows), pager(data.page || 0, data.pages || 1, (p) => requestPage("documents", p)));
     }
 
+    // This run's query_data results: the SQL, and the first rows, sortable here.
+    function renderResults() {
+      const steps = (model.get("trace") || []).filter((row) => row.query);
+      if (!steps.length) return null;
+      return h("section", { class: "fsnb-results", "data-testid": "fsnb-results" }, h("h4", { text: "Results" }),
+        steps.map((row) => {
+          const q = row.query;
+          const sort = querySorts.get(row.step) || null;
+          const rows = sort ? sortedRows(q.rows || [], sort.index, sort.descending) : q.rows || [];
+          const onSort = (index) => {
+            querySorts.set(row.step, { index, descending: !!sort && sort.index === index && !sort.descending });
+            renderBody();
+          };
+          const shown = (q.rows || []).length;
+          const count = q.more_rows ? `more than ${fmtInt(q.row_count)}` : fmtInt(q.row_count);
+          const note = shown < q.row_count ? `first ${fmtInt(shown)} of ${count} rows` : `${count} row${q.row_count === 1 ? "" : "s"}`;
+          return h("div", { class: "fsnb-query", "data-testid": "fsnb-query" },
+            h("pre", { class: "fsnb-sql", "data-testid": "fsnb-sql" }, h("code", { text: q.sql })),
+            (q.columns || []).length ? table(q.columns, rows, { sort, onSort }) : null,
+            h("div", { class: "fsnb-note fsnb-row-count", text: note }));
+        }));
+    }
+
     function renderScratchpad() {
       if (scratchTable && pages.table) {
         const d = pages.table;
+        const index = d.columns.indexOf(d.sort);
+        const sort = index >= 0 ? { index, descending: !!d.descending } : null;
+        const onSort = (i) => {
+          const column = d.columns[i];
+          tableSort = { column, descending: tableSort.column === column && !tableSort.descending };
+          requestPage("scratchpad", 0, scratchTable);
+        };
+        const first = (d.offset || 0) + 1;
+        const range = d.rows.length ? `rows ${fmtInt(first)}–${fmtInt(first + d.rows.length - 1)} of ${fmtInt(d.total)}` : `no rows of ${fmtInt(d.total)}`;
         return h("div", {}, h("button", { type: "button", class: "fsnb-back", text: "← tables", onclick: () => { scratchTable = null; renderBody(); } }),
-          h("b", { text: ` ${scratchTable}` }), table(d.columns, d.rows), pager(d.page, d.pages, (p) => requestPage("scratchpad", p, scratchTable)));
+          h("b", { text: ` ${scratchTable}` }), h("span", { class: "fsnb-note fsnb-row-range", "data-testid": "fsnb-row-range", text: ` ${range}` }),
+          table(d.columns, d.rows, { sort, onSort }), pager(d.page, d.pages, (p) => requestPage("scratchpad", p, scratchTable)));
       }
       const rows = (pages.scratchpad || model.get("tables") || {}).rows || [];
-      if (!rows.length) return h("div", { class: "fsnb-note", text: "The scratchpad has no tables." });
-      return table(["name", "rows", "columns"], rows, (row) => { scratchTable = row.name; pages.table = null; requestPage("scratchpad", 0, row.name); });
+      const open = (row) => { scratchTable = row.name; pages.table = null; tableSort = { column: "", descending: false }; requestPage("scratchpad", 0, row.name); };
+      const tables = rows.length ? table(["name", "rows", "columns"], rows, { onRowClick: open }) : h("div", { class: "fsnb-note", text: "The scratchpad has no tables." });
+      return h("div", {}, renderResults(), tables);
     }
 
     // Redraw the open tab; keyboard focus stays on the trace row that had it.
@@ -391,7 +453,7 @@ export default {
       ["change:question", renderAsk],
       ["change:answer_html change:citations", () => { contexts.clear(); renderAnswer(); }],
       ["change:usage", renderUsage],
-      ["change:trace", () => { if (tab === "trace") renderBody(); }],
+      ["change:trace", () => { if (tab === "trace" || (tab === "scratchpad" && !scratchTable)) renderBody(); }],
       ["change:documents change:tables", () => { pages.documents = null; pages.scratchpad = null; if (tab !== "trace") renderBody(); }],
     ];
     const each = (names, fn, method) => { for (const name of names.split(" ")) model[method](name, fn); };

@@ -3,13 +3,21 @@
 Each tool works on the scratchpad of its context (`ctx=`; by hand, `root=` and `db=`): the
 tables belong to the folder's own scratchpad (in the index database, not under the folder),
 and queries see only that folder's tables and index. Each returns text; errors come back as
-one line starting with "error: ".
+one line starting with "error: ". `query_data` also returns its SQL and the first rows as
+data (`ToolOutcome.data`), which the notebook panel shows.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import math
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
 import pandas as pd
 
+from fsnb.protocol.outcome import ToolOutcome
 from fsnb.scratchpad import parse_columns, sanitize
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
@@ -20,10 +28,44 @@ QUERY_ROWS = 10_000
 SHOW_ROWS = 100
 #: Characters shown of one cell.
 CELL_CHARS = 80
+#: Rows of a query's result kept in its data, and characters kept of one text cell there.
+DATA_ROWS = 50
+DATA_CELL_CHARS = 200
 
 
 def _text_table(frame: pd.DataFrame) -> str:
     return frame.to_string(index=False, max_colwidth=CELL_CHARS, float_format=lambda x: f"{x:.12g}")
+
+
+def _json_cell(value: Any) -> Any:
+    """A result cell as JSON: dates as ISO text, NaN, NaT and NULL as None, long text cut."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, bool | int):
+        return value
+    if isinstance(value, float | Decimal):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, dt.datetime):
+        midnight = value.time() == dt.time() and value.tzinfo is None
+        return value.date().isoformat() if midnight else value.isoformat()
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    text = str(value)
+    return text if len(text) <= DATA_CELL_CHARS else text[: DATA_CELL_CHARS - 1] + "…"
+
+
+def _query_data(sql: str, frame: pd.DataFrame) -> dict[str, Any]:
+    """The data of a query's outcome: its SQL, columns, first rows and row count."""
+    head = frame.head(DATA_ROWS).itertuples(index=False, name=None)
+    return {
+        "sql": sql,
+        "columns": [str(c) for c in frame.columns],
+        "rows": [[_json_cell(v) for v in row] for row in head],
+        "row_count": min(len(frame), QUERY_ROWS),
+        "more_rows": len(frame) > QUERY_ROWS,
+    }
 
 
 @tool
@@ -66,7 +108,7 @@ def insert_data(table: str, rows: str, *, ctx: ToolContext) -> str:
 
 
 @tool
-def query_data(sql: str, *, ctx: ToolContext) -> str:
+def query_data(sql: str, *, ctx: ToolContext) -> ToolOutcome:
     """Run one read-only SQL SELECT (DuckDB dialect) over the scratchpad and this folder's index.
 
     Scratchpad tables are found by name; when the folder is indexed, its documents
@@ -79,6 +121,11 @@ def query_data(sql: str, *, ctx: ToolContext) -> str:
             transactions GROUP BY category ORDER BY total DESC".
     """
     frame = ctx.scratchpad.query(sql, limit=QUERY_ROWS + 1)
+    return ToolOutcome(_query_text(frame), data=_query_data(sql, frame))
+
+
+def _query_text(frame: pd.DataFrame) -> str:
+    """What the LLM reads of a query's result: the row count and the first rows."""
     n = len(frame)
     if n == 0:
         return f"0 rows (columns: {', '.join(map(str, frame.columns))})"
