@@ -54,7 +54,10 @@ BY_TOOL: dict[tuple[str, str], Any] = {
     ("load_table", "path"): FEES,
     ("load_table", "table"): 0,
     ("load_table", "name"): "fees",
+    ("extract_rows", "paths"): NOTES,
 }
+#: Tools that ask the run's LLM: without one (as here) they say so in one line.
+NEEDS_LLM = {"extract_rows": "extract_rows needs an LLM"}
 BY_TYPE: dict[str, Any] = {
     "string": "purchase price",
     "integer": 1,
@@ -143,6 +146,9 @@ def test_every_registered_tool_returns_an_outcome(indexed: tuple[str, str]):
         assert outcome.text.strip(), f"{name}({arguments}) returned no text"
         if not outcome.ok:
             assert "\n" not in outcome.text, f"{name}: a multi-line error {outcome.text!r}"
+            if name in NEEDS_LLM and NEEDS_LLM[name] in outcome.text:
+                called.add(name)
+                continue
             failures.append(f"{name}({arguments}): {outcome.text}")
         called.add(name)
     assert called == set(REGISTRY.names())
@@ -170,6 +176,9 @@ def test_every_registered_tool_works_by_hand_with_root(indexed: tuple[str, str])
         tool = getattr(fsnb.tools, name)  # every agent tool is importable by its name
         text = tool(**arguments, root=root, db=db)
         assert isinstance(text, str) and text.strip(), name
+        if name in NEEDS_LLM:
+            assert NEEDS_LLM[name] in text, f"{name}: {text}"
+            continue
         assert not text.startswith(("error:", "access denied:")), f"{name}: {text}"
     scan = fsnb.tools.scan_folder(root=root)
     assert scan == REGISTRY.call("scan_folder", {}, root=root).text

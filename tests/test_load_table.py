@@ -127,7 +127,9 @@ def test_column_names_are_clean_unique_identifiers():
 
 
 def test_a_missing_table_or_a_path_outside_the_root_is_refused(folder, db, fake_extraction):
-    with pytest.raises(ScratchpadError, match=r"01\.pdf has no table 7; its tables are 0, 1"):
+    with pytest.raises(
+        ScratchpadError, match=r"01\.pdf has no table 7; its tables are 0: transactions date"
+    ):
         load_table(db, folder, "01.pdf", 7, "t")
     fake_extraction["02.pdf"] = []
     with pytest.raises(ScratchpadError, match=r"02\.pdf has no tables to load"):
@@ -186,3 +188,63 @@ def test_a_real_csv_is_extracted_and_loaded(folder, db):
     frame = Scratchpad(db, folder=folder).df("fees")
     assert frame["amount"].tolist() == [12500.0, -12.0]
     assert frame["source_row"].tolist() == [1, 2]
+
+
+def _csv(path: Path, rows: list[tuple[str, str, str]]) -> None:
+    lines = ["Date,Vendor,Amount", *(",".join(r) for r in rows)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_one_table_of_many_documents_by_glob_and_caption_words(tmp_path, db):
+    root = tmp_path / "books"
+    (root / "2024").mkdir(parents=True)
+    _csv(root / "2024" / "jan.csv", [("2024-01-03", "Acme", "10.50"), ("2024-01-09", "Beta", "4")])
+    _csv(root / "2024" / "feb.csv", [("2024-02-01", "Acme", "7.25")])
+    (root / "2024" / "notes.csv").write_text("Topic,Owner\nbudget,Kim\n", encoding="utf-8")
+    (root / "readme.md").write_text("# Books\n", encoding="utf-8")
+    loaded = agent_registry().call(
+        "load_table",
+        {"path": "2024/*.csv", "table": "vendor amount", "name": "spend"},
+        root=root,
+        db=db,
+    )
+    assert loaded.ok, loaded.text
+    assert loaded.data["added"] == 3 and loaded.data["read"] == ["2024/feb.csv", "2024/jan.csv"]
+    assert loaded.data["failed"] == [
+        {"path": "2024/notes.csv", "error": loaded.data["failed"][0]["error"]}
+    ]
+    assert "has no table 'vendor amount'" in loaded.data["failed"][0]["error"]
+    assert "- 2024/notes.csv: not loaded:" in loaded.text
+    pad = Scratchpad(db, folder=root)
+    frame = pad.query("SELECT source_file, source_row, vendor, amount FROM spend ORDER BY 1, 2")
+    assert frame.values.tolist() == [
+        ["2024/feb.csv", 1, "Acme", 7.25],
+        ["2024/jan.csv", 1, "Acme", 10.5],
+        ["2024/jan.csv", 2, "Beta", 4.0],
+    ]
+    # loading a document again replaces its rows; a changed file brings its new rows
+    _csv(root / "2024" / "feb.csv", [("2024-02-01", "Acme", "7.25"), ("2024-02-20", "Cora", "1")])
+    again = agent_registry().call(
+        "load_table",
+        {"path": "2024/feb.csv, 2024/jan.csv", "table": 0, "name": "spend"},
+        root=root,
+        db=db,
+    )
+    assert again.ok and "replacing 1 loaded before" in again.text
+    assert pad.rows("spend") == 4
+
+
+def test_paths_outside_the_folder_or_matching_nothing_are_refused(tmp_path, db):
+    root = tmp_path / "books"
+    root.mkdir()
+    _csv(root / "jan.csv", [("2024-01-03", "Acme", "10.50")])
+    call = agent_registry().call
+    for path, error in [
+        ("../*.csv", "must stay inside the root"),
+        ("jan.csv, ../outside.csv", "access denied"),
+        ("*.xlsx", "no files match '*.xlsx'"),
+        (" , ", "no paths given"),
+    ]:
+        outcome = call("load_table", {"path": path, "table": 0, "name": "t"}, root=root, db=db)
+        assert not outcome.ok and error in outcome.text, (path, outcome.text)
+    assert "t" not in Scratchpad(db, folder=root)

@@ -8,12 +8,12 @@ from typing import Any
 
 from fsnb.agent import file_evidence
 from fsnb.documents import parse
+from fsnb.documents.quotes import quote_pattern
 from fsnb.errors import AccessDenied, FsnbError, NotFound, ParseError
 from fsnb.protocol import CitedSource
 from fsnb.security import Sandbox, shown
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
-_PAGE_MARK = re.compile(r"\[page \d+\]")
 
 
 @dataclass
@@ -34,14 +34,6 @@ class Citation:
 def cited_ids(answer: str) -> list[int]:
     """The distinct [n] markers of an answer, in order of first use."""
     return list(dict.fromkeys(int(n) for n in _MARKER.findall(answer)))
-
-
-def quote_pattern(quote: str) -> re.Pattern[str] | None:
-    """A regex that finds the quote in text regardless of line breaks, spacing and case."""
-    words = _PAGE_MARK.sub(" ", quote).strip(" \"'“”‘’.…").split()
-    if not words:
-        return None
-    return re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
 
 
 def verify_citations(

@@ -195,7 +195,8 @@ class _Run:
         self.deadline = self.started + explorer.timeout_s
         self.step = 0
         self.price = price_for(explorer.llm.model)
-        self.ctx = ToolContext(explorer.sandbox, explorer.db)  # what every tool call works in
+        # what every tool call works in; tools that ask the LLM (extract_rows) use its backend
+        self.ctx = ToolContext(explorer.sandbox, explorer.db, llm=explorer.llm)
 
     def clock(self) -> float:
         """Seconds since the run started."""
@@ -390,6 +391,7 @@ class _Run:
         try:
             outcome = self._wait(lambda: self.x.registry.call(name, args, ctx=self.ctx), doing)
         except _Stop as stop:  # the trace shows the call ending, then the run's error
+            self._tool_tokens()
             duration = round((time.perf_counter() - began) * 1000, 1)
             unfinished = ev.ToolResult(
                 tool=name, args=args, result=f"error: {stop}", duration_ms=duration, chars=0,
@@ -398,6 +400,7 @@ class _Run:
             yield self.emit(unfinished)
             raise
         duration = (time.perf_counter() - began) * 1000
+        self._tool_tokens()
         text = outcome.text
         if outcome.ok:
             self._record(name, args, outcome)
@@ -424,9 +427,21 @@ class _Run:
         )
         return Turn(action, sent, outcome, cut)
 
+    def _tool_tokens(self) -> None:
+        """Bill the LLM calls a tool made (extract_rows) to the run's usage."""
+        for prompt, completion, thinking in self.ctx.take_spent():
+            self.usage.add_call(prompt, completion, thinking, self.price)
+
     def _record(self, tool: str, args: dict[str, Any], outcome: ToolOutcome) -> None:
         if tool == "scan_folder":
             self.usage.documents_scanned += int(outcome.data.get("previewed", 0))
+        if outcome.ok and isinstance(read := outcome.data.get("read"), list):
+            # a tool that read whole documents for their tables or rows says which
+            for rel in map(str, read):
+                if rel not in self.read_paths:
+                    self.usage.documents_parsed += 1
+                    self.read_order.append(rel)
+                self.read_paths.add(rel)
         if tool not in READING_TOOLS or "path" not in args:
             return
         try:

@@ -44,9 +44,13 @@ disk_usage, recent_files, find_duplicates), not by reading documents; cite the f
 with its size, date or count as the quote.
 Use ask_human only when the question is ambiguous in a way the documents cannot settle.
 When semantic_search is available, the folder is indexed: use it to find the passages that
-match the question across all documents, then read the documents it points to. When a
-question asks you to total, compare or list many items, collect them as rows in the
-scratchpad (create_table, insert_data) and compute with query_data.
+match the question across all documents, then read the documents it points to.
+Compute, never guess, when a question asks for a total, count, average, maximum or a
+comparison across documents: collect the rows in the scratchpad, then compute with
+query_data (SUM, COUNT, AVG, GROUP BY). Tables: extract_tables shows a document's tables;
+load_table loads one, from many documents at once with a glob ("statements/*.pdf") and
+the table's caption. Prose: create_table, then extract_rows. Answer with the figure, the
+SQL, and citations to the rows that went in (source_file, page, the row's text as quote).
 """
 
 

@@ -4,9 +4,10 @@
 creates the scratchpad table `name` with the table's typed columns plus `source_file`,
 `page` and `source_row` (1-based row in the source table), or appends to an existing
 table of the same shape, so that every row, and every SQL answer computed from it, can be
-cited back to its document. Column names become SQL identifiers: lower case, underscores,
-unique. Appending a table of another shape is refused with one line naming the columns
-that differ; nothing is changed then.
+cited back to its document. Loading the same document's table again replaces its rows
+(matched by source_file and page) instead of adding them twice. Column names become SQL
+identifiers: lower case, underscores, unique. Appending a table of another shape is
+refused with one line naming the columns that differ; nothing is changed then.
 """
 
 from __future__ import annotations
@@ -45,15 +46,18 @@ class LoadReport:
     where: str = ""
     #: Source column names that were changed to SQL identifiers, original -> clean.
     renamed: dict[str, str] = field(default_factory=dict)
+    #: Rows of an earlier load of the same document's table that these replaced.
+    replaced: int = 0
 
     def summary(self) -> str:
         """One line for the LLM or the terminal."""
         verb = "Created" if self.created else "Appended to"
         page = f", {self.where}" if self.where else ""
         columns = ", ".join(f"{c} {k}" for c, k in self.columns.items())
+        again = f", replacing the {self.replaced:,} loaded before" if self.replaced else ""
         return (
             f"{verb} table {self.table}: {self.added:,} row{'s' * (self.added != 1)} from "
-            f"{self.source_file}{page} (now {self.rows:,} rows; columns: {columns})."
+            f"{self.source_file}{page}{again} (now {self.rows:,} rows; columns: {columns})."
         )
 
 
@@ -149,16 +153,30 @@ def shape_difference(have: dict[str, str], wanted: dict[str, str]) -> str | None
     return "; ".join(parts) or None
 
 
-def _pick(tables: Sequence[ExtractedTable], index: int, source: str) -> ExtractedTable:
+def pick_table(tables: Sequence[ExtractedTable], which: int | str, source: str) -> ExtractedTable:
+    """The table `which` of a document: its index (as extract_tables lists it), or words
+    found in its caption or column names ("Transactions", "date amount"), the first such
+    table. `ScratchpadError` names the tables there are when none fits."""
     if not tables:
         msg = f"{source} has no tables to load"
         raise ScratchpadError(msg)
-    found = [t for t in tables if t.index == index]
+    if isinstance(which, str) and which.strip().lstrip("-").isdigit():
+        which = int(which)
+    if isinstance(which, int):
+        found = [t for t in tables if t.index == which]
+    else:
+        words = which.lower().split()
+        found = [t for t in tables if all(w in _label(t) for w in words)]
     if not found:
-        indexes = ", ".join(str(t.index) for t in tables)
-        msg = f"{source} has no table {index}; its tables are {indexes} (see extract_tables)"
+        listed = "; ".join(f"{t.index}: {_label(t)}" for t in tables)
+        msg = f"{source} has no table {which!r}; its tables are {listed} (see extract_tables)"
         raise ScratchpadError(msg)
     return found[0]
+
+
+def _label(table: ExtractedTable) -> str:
+    """A table's caption and column names, lower case, for matching words against."""
+    return " ".join([table.caption or "", *map(str, table.frame.columns)]).lower()
 
 
 def document_tables(path: str | os.PathLike[str], sandbox: Sandbox) -> list[ExtractedTable]:
@@ -170,13 +188,14 @@ def load_table(
     store_or_db: Store | str | os.PathLike[str] | None,
     folder: str | os.PathLike[str] | Sandbox,
     path: str | os.PathLike[str],
-    table_index: int,
+    table_index: int | str,
     name: str,
     *,
     tables: Sequence[ExtractedTable] | None = None,
 ) -> LoadReport:
     """Load table `table_index` of the document `path` (inside `folder`) into the folder's
     scratchpad table `name`: created when new, appended to when it has the same shape.
+    The table is named by its index or by words of its caption or columns (`pick_table`).
 
     `tables` are the document's tables when already extracted (else they are extracted
     here). A path outside the folder is refused (`AccessDenied`); a missing table, a table
@@ -187,7 +206,7 @@ def load_table(
     target = sandbox.existing(path, "file")
     source = sandbox.relative(target)
     found = document_tables(target, sandbox) if tables is None else tables
-    extracted = _pick(found, table_index, source)
+    extracted = pick_table(found, table_index, source)
     wanted = column_types(extracted.frame)
     pad = Scratchpad(store_or_db, folder=sandbox.root)
     created = table not in pad
@@ -196,8 +215,12 @@ def load_table(
         raise ScratchpadError(msg)
     if created:
         pad.create_table(table, wanted)
+    before = 0 if created else pad.rows(table)
+    rows = records(extracted, source)
+    # loading a document's table again replaces its rows rather than adding them twice
+    again = {"source_file": [source], "page": sorted({r["page"] for r in rows}, key=str)}
     try:
-        added = pad.insert(table, records(extracted, source))
+        added = pad.insert(table, rows, replacing=None if created else again)
     except ScratchpadError:
         if created:
             pad.drop(table)
@@ -210,8 +233,9 @@ def load_table(
     return LoadReport(
         table=table,
         added=added,
-        rows=pad.rows(table),
+        rows=(total := pad.rows(table)),
         columns=pad.schema(table),
+        replaced=before + added - total,
         created=created,
         source_file=source,
         page=extracted.page,
@@ -227,4 +251,5 @@ __all__ = [
     "column_types",
     "document_tables",
     "load_table",
+    "pick_table",
 ]

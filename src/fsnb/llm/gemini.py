@@ -1,4 +1,5 @@
-"""The gemini backend: google-genai with the Action JSON schema as structured output.
+"""The gemini backend: google-genai with the Action JSON schema as structured output (and
+any other schema, for `complete_json`).
 
 Every retry is ours and visible: HTTP 429/5xx and connection errors are retried with
 exponential backoff (the SDK's own retries are switched off), and a reply that is not a
@@ -17,8 +18,23 @@ from fsnb.agent.usage import PRICES
 from fsnb.errors import one_line
 from fsnb.gemini_client import gemini_base_url, gemini_client
 from fsnb.llm.retry import RETRY_CODES, Backoff, retry_after, seconds
-from fsnb.protocol import Conversation, LLMError, Message, MissingKey, Notify, Reply
-from fsnb.protocol.structured import ACTION_SCHEMA, Completion, ask_for_action
+from fsnb.protocol import (
+    Conversation,
+    JsonReply,
+    LLMError,
+    Message,
+    MissingKey,
+    Notify,
+    Reply,
+)
+from fsnb.protocol.structured import (
+    ACTION_SCHEMA,
+    Ask,
+    Completion,
+    ask_for_action,
+    ask_for_json,
+    json_reader,
+)
 
 _BAD_FINISH = frozenset({"MAX_TOKENS", "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT"})
 _ROLES = {"user": "user", "assistant": "model"}  # Gemini calls the assistant 'model'
@@ -76,10 +92,31 @@ class GeminiLLM:
 
     def next_action(self, conversation: Conversation, notify: Notify) -> Reply:
         """One Action, re-asking (with the error fed back) while the reply is not valid."""
+        ask = self._asker(conversation.system, ACTION_SCHEMA, notify)
+        return ask_for_action(
+            ask, conversation.messages(), notify, backend=self.backend, max_invalid=self.max_invalid
+        )
+
+    def complete_json(
+        self, system: str, prompt: str, schema: dict[str, Any], notify: Notify
+    ) -> JsonReply:
+        """One JSON value matching `schema` (as structured output), re-asked while it does not."""
+        return ask_for_json(
+            self._asker(system, schema, notify),
+            [Message("user", prompt)],
+            notify,
+            read=json_reader(schema),
+            backend=self.backend,
+            max_invalid=self.max_invalid,
+            what="JSON reply",
+        )
+
+    def _asker(self, system: str, schema: dict[str, Any], notify: Notify) -> Ask:
+        """`ask(messages)` for the structured-output loop: JSON held to `schema`."""
         settings = types.GenerateContentConfig(
-            system_instruction=conversation.system,
+            system_instruction=system,
             response_mime_type="application/json",
-            response_json_schema=ACTION_SCHEMA,
+            response_json_schema=schema,
             temperature=self.temperature,
         )
 
@@ -96,9 +133,7 @@ class GeminiLLM:
                 problem=problem,
             )
 
-        return ask_for_action(
-            ask, conversation.messages(), notify, backend=self.backend, max_invalid=self.max_invalid
-        )
+        return ask
 
     def _generate(
         self, contents: list[types.Content], settings: types.GenerateContentConfig, notify: Notify

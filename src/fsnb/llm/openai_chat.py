@@ -10,6 +10,7 @@ and visible, as for gemini: the SDK's own are off.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import openai
@@ -19,11 +20,21 @@ from fsnb import config
 from fsnb.agent.usage import PRICES
 from fsnb.errors import one_line
 from fsnb.llm.retry import RETRY_CODES, Backoff, retry_after
-from fsnb.protocol import Conversation, LLMError, Message, MissingKey, Notify, Reply
+from fsnb.protocol import (
+    Conversation,
+    JsonReply,
+    LLMError,
+    Message,
+    MissingKey,
+    Notify,
+    Reply,
+)
 from fsnb.protocol.structured import (
     ACTION_SCHEMA,
     Completion,
     ask_for_action,
+    ask_for_json,
+    json_reader,
     schema_instruction,
 )
 
@@ -33,10 +44,13 @@ DEFAULT_MODEL = "gpt-4.1-mini"
 OLLAMA_URL = "http://localhost:11434/v1"
 #: Sent to a server that checks no key: the SDK will not go without one.
 NO_KEY = "unused"
-_SCHEMA_FORMAT = {
-    "type": "json_schema",
-    "json_schema": {"name": "Action", "schema": ACTION_SCHEMA, "strict": False},
-}
+
+
+def _schema_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": False}}
+
+
+_SCHEMA_FORMAT = _schema_format("Action", ACTION_SCHEMA)
 _JSON_FORMAT = {"type": "json_object"}
 _BAD_FINISH = frozenset({"length", "content_filter"})
 
@@ -94,24 +108,56 @@ class OpenAILLM:
             ask, conversation.messages(), notify, backend=self.backend, max_invalid=self.max_invalid
         )
 
-    def _complete(self, system: str, messages: list[Message], notify: Notify) -> Completion:
-        """One reply, after dropping what the server rejects (the schema, the temperature)."""
+    def complete_json(
+        self, system: str, prompt: str, schema: dict[str, Any], notify: Notify
+    ) -> JsonReply:
+        """One JSON value matching `schema` (as structured output), re-asked while it does not."""
+        shape = _schema_format("Reply", schema)
+        words = "Reply with exactly one JSON value, and nothing else, that matches this JSON "
+        words += f"schema:\n{json.dumps(schema, separators=(',', ':'))}"
+
+        def ask(messages: list[Message]) -> Completion:
+            return self._complete(system, messages, notify, shape, words)
+
+        return ask_for_json(
+            ask,
+            [Message("user", prompt)],
+            notify,
+            read=json_reader(schema),
+            backend=self.backend,
+            max_invalid=self.max_invalid,
+            what="JSON reply",
+        )
+
+    def _complete(
+        self,
+        system: str,
+        messages: list[Message],
+        notify: Notify,
+        shape: dict[str, Any] = _SCHEMA_FORMAT,
+        words: str | None = None,
+    ) -> Completion:
+        """One reply, after dropping what the server rejects (the schema, the temperature).
+        `shape` is the structured-output format; `words` the schema said in JSON mode."""
         while True:
             try:
-                return _completion(self._send(self._request(system, messages), notify))
+                request = self._request(system, messages, shape, words or schema_instruction())
+                return _completion(self._send(request, notify))
             except openai.BadRequestError as exc:
                 if not self._degrade(exc, notify):
                     raise LLMError(self._failure(exc, 1)) from None
 
-    def _request(self, system: str, messages: list[Message]) -> dict[str, Any]:
+    def _request(
+        self, system: str, messages: list[Message], shape: dict[str, Any], words: str
+    ) -> dict[str, Any]:
         if self.json_mode:
-            system = f"{system}\n\n{schema_instruction()}"
+            system = f"{system}\n\n{words}"
         chat = [{"role": "system", "content": system}]
         chat += [{"role": m.role, "content": m.text} for m in messages]
         request = {
             "model": self.model,
             "messages": chat,
-            "response_format": _JSON_FORMAT if self.json_mode else _SCHEMA_FORMAT,
+            "response_format": _JSON_FORMAT if self.json_mode else shape,
         }
         if self.temperature is not None:
             request["temperature"] = self.temperature

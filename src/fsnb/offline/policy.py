@@ -15,6 +15,10 @@ No network and no model. Each call looks at what the run has done so far
 5. ANSWER: the sentences, list items and table rows that answer the question, each
    quoted exactly and cited `[n]`; or an honest "not found".
 
+A question that asks for a total, count, average or extreme over rows of the documents'
+tables is computed in SQL instead (`fsnb.offline.table_questions`): list the tables, load
+them into the scratchpad, query, and cite the rows that went in.
+
 Its limits, thresholds and weights are the fields of `Tuning`.
 """
 
@@ -31,6 +35,7 @@ from fsnb.offline.passages import score_unit, select
 from fsnb.offline.progress import Progress, read_so_far, search_hits
 from fsnb.offline.ranking import Ranked
 from fsnb.offline.references import Reference, find_references, resolve
+from fsnb.offline.table_questions import table_step
 from fsnb.offline.tuning import Tuning
 from fsnb.protocol import Action, Conversation, Documents, LLMError, Notify, Reply
 from fsnb.segments import Span
@@ -74,13 +79,16 @@ class OfflineLLM:
         if not conversation.turns:
             reason = "Scan: preview every document in the folder before choosing what to read."
             return Reply(Action.call("scan_folder", reason, folder="."))
+        corpus = self._corpus(documents, conversation.task)
+        computed = table_step(conversation, corpus)
+        if computed is not None and (computed.kind == "stop" or not conversation.last_step):
+            return Reply(computed)
         indexed = "semantic_search" in names
         searched = search_hits(conversation.turns)
         if indexed and searched is None and not conversation.last_step:
             reason = "Search: the folder is indexed; find the passages that match the question."
             k = self.tuning.search_hits
             return Reply(Action.call("semantic_search", reason, query=conversation.task, k=k))
-        corpus = self._corpus(documents, conversation.task)
         progress = read_so_far(conversation.turns, corpus.docs)
         if not conversation.last_step and progress.reads < self.tuning.max_reads:
             step = self._next_read(corpus, progress, searched or [])

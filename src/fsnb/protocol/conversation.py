@@ -109,6 +109,16 @@ class Reply:
     thinking_tokens: int = 0
 
 
+@dataclass
+class JsonReply:
+    """A structured-output reply: the JSON value and what the calls cost in tokens."""
+
+    value: Any
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    thinking_tokens: int = 0
+
+
 Notify = Callable[[str], None]
 
 
@@ -120,3 +130,16 @@ class LLM(Protocol):
     model: str
 
     def next_action(self, conversation: Conversation, notify: Notify) -> Reply: ...
+
+
+@runtime_checkable
+class StructuredLLM(Protocol):
+    """A backend that can also return one JSON value matching a JSON schema (re-asked,
+    with the error fed back, while the reply does not match; `LLMError` when none does)."""
+
+    backend: str
+    model: str
+
+    def complete_json(
+        self, system: str, prompt: str, schema: dict[str, Any], notify: Notify
+    ) -> JsonReply: ...

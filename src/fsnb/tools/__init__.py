@@ -10,7 +10,7 @@ from fsnb.tools.bookmarks import bookmark
 from fsnb.tools.cleanup import find_duplicates
 from fsnb.tools.compare import compare_files
 from fsnb.tools.context import ToolContext
-from fsnb.tools.extraction import EXTRACTION_TOOLS, extract_tables, load_table
+from fsnb.tools.extraction import EXTRACTION_TOOLS, extract_rows, extract_tables, load_table
 from fsnb.tools.files import glob, grep, parse_file, preview_file, read, scan_folder
 from fsnb.tools.indexed import INDEX_TOOLS, get_document, list_indexed_documents, semantic_search
 from fsnb.tools.navigator import (
@@ -75,6 +75,7 @@ __all__ = [
     "create_table",
     "disk_usage",
     "drop_table",
+    "extract_rows",
     "extract_tables",
     "file_info",
     "file_registry",

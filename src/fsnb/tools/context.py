@@ -11,19 +11,39 @@ import functools
 import os
 
 from fsnb.index.store import Store
+from fsnb.protocol import LLM
 from fsnb.scratchpad import Scratchpad
 from fsnb.security import Sandbox
 
 
 class ToolContext:
-    """The folder being explored (a path or its `Sandbox`) and the index database
-    (None: the default one)."""
+    """The folder being explored (a path or its `Sandbox`), the index database (None: the
+    default one) and the run's LLM (None: tools that need one refuse)."""
 
     def __init__(
-        self, root: str | os.PathLike[str] | Sandbox, db: str | os.PathLike[str] | None = None
+        self,
+        root: str | os.PathLike[str] | Sandbox,
+        db: str | os.PathLike[str] | None = None,
+        *,
+        llm: LLM | None = None,
     ) -> None:
         self._root = root
         self.db = os.fspath(db) if db else None
+        self.llm = llm
+        #: (prompt, completion, thinking) tokens of each LLM call made by a tool, until
+        #: the run takes them into its usage (`take_spent`).
+        self.spent: list[tuple[int, int, int]] = []
+
+    def spend(self, prompt: int, completion: int, thinking: int) -> None:
+        """Record the tokens of one LLM call a tool made."""
+        self.spent.append((prompt, completion, thinking))
+
+    def take_spent(self) -> list[tuple[int, int, int]]:
+        """The calls recorded since the last take, and forget them."""
+        taken = []
+        while self.spent:  # pop, not copy-and-clear: a tool's thread may still be adding
+            taken.append(self.spent.pop(0))
+        return taken
 
     def __repr__(self) -> str:
         root = self._root.root if isinstance(self._root, Sandbox) else self._root

@@ -1,8 +1,11 @@
-"""The agent's table tools: list a document's tables, and load one into the scratchpad.
+"""The agent's table tools: list a document's tables, load one into the scratchpad, and
+read rows from prose into a scratchpad table.
 
 `extract_tables` shows each table of a document with its index, page, caption, shape,
 column types and first rows; `load_table` copies one into a scratchpad table with its
-provenance (`source_file`, `page`, `source_row`), so SQL answers can cite their rows.
+provenance (`source_file`, `page`, `source_row`), so SQL answers can cite their rows;
+`extract_rows` has the run's LLM read rows out of documents' text, each with its
+`source_file`, `page`, `quote` and whether the quote was found (`verified`).
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ from typing import Any
 
 import pandas as pd
 
-from fsnb.extract import load
+from fsnb.errors import FsnbError, one_line
+from fsnb.extract import load, rows
 from fsnb.extract.tables import ExtractedTable
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.tools.context import ToolContext
+from fsnb.tools.files import paths_argument
 from fsnb.tools.registry import tool
 
 #: Rows shown of each table.
@@ -64,7 +69,7 @@ def extract_tables(path: str, *, ctx: ToolContext) -> ToolOutcome:
     source = ctx.sandbox.relative(target)
     extracted = load.document_tables(target, ctx.sandbox)
     tables = [_described(t) for t in extracted]
-    data = {"path": source, "tables": tables}
+    data = {"path": source, "tables": tables, "read": [source]}
     if not tables:
         return ToolOutcome(f"No tables found in {source}.", data=data)
     lines = [f"{len(tables)} table{'s' * (len(tables) != 1)} in {source}:"]
@@ -83,20 +88,81 @@ def extract_tables(path: str, *, ctx: ToolContext) -> ToolOutcome:
 
 
 @tool
-def load_table(path: str, table: int, name: str, *, ctx: ToolContext) -> ToolOutcome:
-    """Load one table of a document into a scratchpad table, each row with its provenance.
+def load_table(path: str, table: int | str, name: str, *, ctx: ToolContext) -> ToolOutcome:
+    """Load a table of one or many documents into a scratchpad table, each row with its
+    provenance.
 
     Creates the table `name` with the table's typed columns plus source_file, page and
     source_row, or appends to it when it has the same columns (e.g. one statement after
     another); then compute with query_data and cite rows by source_file and page.
 
     Args:
-        path: The document, relative to the folder.
-        table: The table's index, as extract_tables lists it.
+        path: The document, relative to the folder; or several, separated by commas, or a
+            glob pattern such as "statements/*.pdf" to load the same table of each.
+        table: The table's index as extract_tables lists it, or words of its caption or
+            column names (e.g. "Transactions"), which also finds it in each document.
         name: Scratchpad table to create or append to, e.g. "transactions".
     """
-    report = load.load_table(ctx.store, ctx.sandbox, path, table, name)
-    return ToolOutcome(report.summary(), data=dataclasses.asdict(report))
+    paths = paths_argument(ctx.sandbox, path)
+    if len(paths) == 1:
+        report = load.load_table(ctx.store, ctx.sandbox, paths[0], table, name)
+        data = dataclasses.asdict(report) | {"read": [report.source_file]}
+        return ToolOutcome(report.summary(), data=data)
+    reports, failed = [], []
+    for source in paths:
+        try:
+            reports.append(load.load_table(ctx.store, ctx.sandbox, source, table, name))
+        except (FsnbError, OSError) as exc:
+            failed.append({"path": source, "error": one_line(exc, 200)})
+    lines = [f"- {r.source_file}: {_loaded(r)}" for r in reports]
+    lines += [f"- {f['path']}: not loaded: {f['error']}" for f in failed]
+    data = {
+        "loaded": [dataclasses.asdict(r) for r in reports],
+        "failed": failed,
+        "read": [r.source_file for r in reports],
+    }
+    if not reports:
+        head = f"error: no table loaded from the {len(paths)} documents:"
+        return ToolOutcome("\n".join([head, *lines]), ok=False, data=data)
+    last = reports[-1]
+    columns = ", ".join(f"{c} {k}" for c, k in last.columns.items())
+    added = sum(r.added for r in reports)
+    head = (
+        f"Loaded {added:,} rows from {len(reports)} of {len(paths)} documents into table "
+        f"{last.table} (now {last.rows:,} rows; columns: {columns}):"
+    )
+    data.update(table=last.table, rows=last.rows, columns=last.columns, added=added)
+    return ToolOutcome("\n".join([head, *lines]), data=data)
 
 
-EXTRACTION_TOOLS = [extract_tables, load_table]
+@tool
+def extract_rows(
+    table: str, paths: str, instructions: str = "", *, ctx: ToolContext
+) -> ToolOutcome:
+    """Read rows of a scratchpad table out of documents' prose (letters, notes, receipts).
+
+    The table must exist (create_table or load_table): its columns say what to read. Each
+    row gets source_file, page, quote and verified (false when its quote is not found in the
+    document: check those). For tables already in a document, use extract_tables and
+    load_table instead; then compute with query_data.
+
+    Args:
+        table: The scratchpad table to add rows to, e.g. "expenses".
+        paths: Documents relative to the folder: "a.docx, b.pdf", a JSON array, or a glob
+            pattern such as "letters/*.docx".
+        instructions: What to read and how, e.g. "one row per payment; amounts in USD".
+    """
+    sent = paths_argument(ctx.sandbox, paths)
+    report = rows.extract_rows(
+        ctx.scratchpad, ctx.sandbox, ctx.llm, table, sent, instructions, spend=ctx.spend
+    )
+    return ToolOutcome(report.summary(), data=dataclasses.asdict(report) | {"read": sent})
+
+
+def _loaded(report: load.LoadReport) -> str:
+    where = f", {report.where}" if report.where else ""
+    again = f", replacing {report.replaced:,} loaded before" if report.replaced else ""
+    return f"{report.added:,} rows{where}{again}"
+
+
+EXTRACTION_TOOLS = [extract_tables, load_table, extract_rows]

@@ -11,6 +11,7 @@ odd bytes of names that are not valid UTF-8 written as `\\xNN`.
 from __future__ import annotations
 
 import fnmatch
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
@@ -345,6 +346,57 @@ def grep(
     return result
 
 
+def matching(box: Sandbox, pattern: str) -> list[Entry]:
+    """The readable entries whose path (or name) matches a glob pattern; "**/" matches any
+    folders. A pattern leaving the root is refused (`AccessDenied`)."""
+    if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
+        msg = "a glob pattern must stay inside the root folder (no leading / and no ..)"
+        raise AccessDenied(msg)
+    patterns = (pattern, pattern[3:]) if pattern.startswith("**/") else (pattern,)
+    found = []
+    for entry in box.entries():
+        if entry.verdict.level is Sensitivity.BLOCK:
+            continue
+        name = entry.rel.rpartition("/")[2]
+        if any(fnmatch.fnmatch(n, p) for n in (entry.rel, name) for p in patterns):
+            found.append(entry)
+    return found
+
+
+def paths_argument(box: Sandbox, spec: str | list[str]) -> list[str]:
+    """The files a tool argument names: one path, several (a JSON array or separated by
+    commas) or glob patterns ("statements/*.pdf"), as relative paths in order, each once.
+    A path outside the root is refused; a pattern that matches nothing raises `NotFound`."""
+    items = spec if isinstance(spec, list) else _listed(spec)
+    found: dict[str, None] = {}
+    for item in items:
+        if _WILDCARDS & set(item):
+            entries = [e for e in matching(box, item) if not e.note]
+            if not entries:
+                _check_prefix(box, item)
+                msg = f"no files match {item!r}"
+                raise NotFound(msg)
+            found.update(dict.fromkeys(box.relative(box.existing(e.rel, "file")) for e in entries))
+        else:
+            found[box.relative(box.existing(item, "file"))] = None
+    if not found:
+        msg = "no paths given: name a file, several separated by commas, or a glob pattern"
+        raise ToolError(msg)
+    return list(found)
+
+
+def _listed(spec: str) -> list[str]:
+    text = spec.strip()
+    if text.startswith("["):
+        try:
+            items = json.loads(text)
+        except ValueError:
+            items = None
+        if isinstance(items, list) and all(isinstance(i, str) for i in items):
+            return [i.strip() for i in items if i.strip()]
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
 @tool
 def glob(pattern: str, *, ctx: ToolContext, max_results: int = 200) -> str:
     """Find files whose path matches a glob pattern, e.g. "**/*.pdf" or "*contract*".
@@ -354,17 +406,7 @@ def glob(pattern: str, *, ctx: ToolContext, max_results: int = 200) -> str:
         max_results: Maximum number of paths to list.
     """
     box = ctx.sandbox
-    if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
-        msg = "a glob pattern must stay inside the root folder (no leading / and no ..)"
-        raise AccessDenied(msg)
-    patterns = (pattern, pattern[3:]) if pattern.startswith("**/") else (pattern,)
-    matches = []
-    for entry in box.entries():
-        if entry.verdict.level is Sensitivity.BLOCK:
-            continue
-        name = entry.rel.rpartition("/")[2]
-        if any(fnmatch.fnmatch(n, p) for n in (entry.rel, name) for p in patterns):
-            matches.append(f"{entry.rel} ({entry.note or _size(entry.path)})")
+    matches = [f"{e.rel} ({e.note or _size(e.path)})" for e in matching(box, pattern)]
     if not matches:
         _check_prefix(box, pattern)
         return f"no files match {pattern!r}"
@@ -388,4 +430,13 @@ def _check_prefix(box: Sandbox, pattern: str) -> None:
         box.existing("/".join(literal), "folder")
 
 
-__all__ = ["glob", "grep", "parse_file", "preview_file", "read", "scan_folder"]
+__all__ = [
+    "glob",
+    "grep",
+    "matching",
+    "parse_file",
+    "paths_argument",
+    "preview_file",
+    "read",
+    "scan_folder",
+]

@@ -1,0 +1,154 @@
+"""The offline backend computes totals, counts and extremes over the documents' tables in
+SQL, and cites the rows that went in."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import fsnb
+from fsnb.agent.result import ExplorationResult
+from fsnb.offline.table_questions import aggregate_question
+from fsnb.scratchpad import Scratchpad
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+HEADER = "Date,Item,Department,Cost (EUR)\n"
+ORDERS = {
+    "orders-q1.csv": [
+        ("2024-01-09", "Laptop stand", "Office", "€45.00"),
+        ("2024-01-20", "Printer paper", "Office", "€12.50"),
+        ("2024-02-03", "Team lunch", "Catering", "€310.40"),
+        ("2024-02-17", "Monitor", "Hardware", "€229.99"),
+        ("2024-03-08", "Coffee beans", "Catering", "€38.20"),
+        ("2024-03-21", "Docking station", "Hardware", "€189.00"),
+    ],
+    "orders-q2.csv": [
+        ("2024-04-02", "Keyboard", "Hardware", "€79.90"),
+        ("2024-04-18", "Offsite dinner", "Catering", "€642.10"),
+        ("2024-05-06", "Whiteboard", "Office", "€95.00"),
+        ("2024-05-29", "Headset", "Hardware", "€119.00"),
+        ("2024-06-12", "Catered breakfast", "Catering", "€154.75"),
+        ("2024-06-30", "Staples", "Office", "€4.30"),
+    ],
+}
+
+
+@pytest.fixture
+def orders(tmp_path: Path) -> Path:
+    root = tmp_path / "purchasing"
+    root.mkdir()
+    for name, rows in ORDERS.items():
+        lines = [",".join(f'"{c}"' if "," in c else c for c in row) for row in rows]
+        (root / name).write_text(HEADER + "\n".join(lines) + "\n", encoding="utf-8")
+    (root / "policy.md").write_text(
+        "# Purchasing policy\n\nEvery order above €500 needs the approval of a director. "
+        "Catering orders are booked by the office manager.\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def _explore(question: str, folder: Path, db: Path) -> ExplorationResult:
+    result = fsnb.explore(question, folder=folder, llm="offline", db=db)
+    assert result.ok, result.error
+    return result
+
+
+def _tools(result: ExplorationResult) -> list[str]:
+    return [s["tool"] for s in result.steps() if s.get("tool")]
+
+
+def _verified(result: ExplorationResult) -> None:
+    assert result.citations
+    assert all(c.verified for c in result.citations), [c.problem for c in result.citations]
+
+
+@pytest.mark.parametrize(
+    ("question", "func", "months", "years", "words"),
+    [
+        ("How much did I spend on dining in March?", "sum", (3,), (), ("dining",)),
+        (
+            "What is the total of catering orders in 2024?",
+            "sum",
+            (),
+            (2024,),
+            ("catering", "orders"),
+        ),
+        (
+            "How many transactions are on the December statement?",
+            "count",
+            (12,),
+            (),
+            ("transactions", "statement"),
+        ),
+        ("What was the average cost from January to March?", "avg", (1, 2, 3), (), ()),
+        ("What was my largest single purchase of the year?", "max", (), (), ("purchase",)),
+        ("Who signed the escrow agreement?", None, (), (), ()),
+        ("How much is the founder paid for consulting?", "sum", (), (), ("founder", "consulting")),
+    ],
+)
+def test_what_an_aggregate_question_asks(question, func, months, years, words):
+    asked = aggregate_question(question)
+    if func is None:
+        assert asked is None
+        return
+    assert asked is not None
+    assert (asked.func, asked.months, asked.years, asked.words) == (func, months, years, words)
+
+
+def test_a_total_over_one_category_is_computed_in_sql_and_cites_its_rows(orders, tmp_path):
+    result = _explore("How much did we spend on catering in 2024?", orders, tmp_path / "i.duckdb")
+    assert _tools(result)[:3] == ["scan_folder", "extract_tables", "load_table"]
+    assert _tools(result)[3:] == ["query_data"] * 3
+    assert result.answer.startswith("**€1,145.45** is the total of cost_eur over 4 rows")
+    assert "department is Catering" in result.answer
+    assert re.search(r"```sql\nSELECT SUM\(\"cost_eur\"\) AS total", result.answer)
+    _verified(result)
+    assert {c.path for c in result.citations} == set(ORDERS)  # rows of both documents
+    assert all("Catering" in c.quote for c in result.citations)
+    # the figure is what the scratchpad says
+    frame = Scratchpad(tmp_path / "i.duckdb", folder=orders).query(
+        "SELECT SUM(cost_eur) AS s FROM extracted WHERE department = 'Catering'"
+    )
+    assert round(float(frame.s[0]), 2) == 1145.45
+
+
+def test_a_count_filtered_by_month_and_an_extreme(orders, tmp_path):
+    db = tmp_path / "i.duckdb"
+    counted = _explore("How many orders were placed in May?", orders, db)
+    assert counted.answer.startswith("**2** rows of")
+    _verified(counted)
+    largest = _explore("What was the largest single order?", orders, db)
+    assert "**€642.10**" in largest.answer and "Offsite dinner" in largest.answer
+    _verified(largest)
+    # asking again reloads the same documents' rows instead of adding them twice
+    rows = Scratchpad(db, folder=orders).rows("extracted")
+    assert rows == sum(len(r) for r in ORDERS.values())
+
+
+def test_a_question_the_tables_do_not_answer_reads_passages(orders, tmp_path):
+    unknown = _explore("How much did we spend on travel?", orders, tmp_path / "i.db")
+    assert "query_data" not in _tools(unknown)
+    assert "is the total of" not in unknown.answer
+    assert "travel" not in " ".join(c.quote.lower() for c in unknown.citations)
+    prose = _explore("Which orders need the approval of a director?", orders, tmp_path / "i.db")
+    assert "extract_tables" not in _tools(prose)
+    assert "Every order above €500 needs the approval of a director." in prose.answer
+
+
+def test_the_statements_subscriptions_of_2025(tmp_path):
+    """The issue's own question over the twelve statement PDFs."""
+    folder = DATA / "statements"
+    truth = (DATA / "_truth" / "statements.csv").read_text().splitlines()
+    expected = sum(
+        float(line.split(",")[4])
+        for line in truth[1:]
+        if line.split(",")[3] == "Subscriptions" and line.startswith("2025")
+    )
+    result = _explore("How much did I spend on subscriptions in 2025?", folder, tmp_path / "s.db")
+    assert result.answer.startswith(f"**${expected:,.2f}** is the total of amount")
+    assert "category is Subscriptions" in result.answer
+    _verified(result)
+    assert len({c.path for c in result.citations}) == 12  # a row of every statement
