@@ -25,6 +25,7 @@ __all__ = [
     "CitedSource",
     "Conversation",
     "Documents",
+    "Exchange",
     "JsonReply",
     "LLMError",
     "Message",

@@ -63,6 +63,16 @@ class Turn:
         return self.outcome is None or self.outcome.ok
 
 
+@dataclass
+class Exchange:
+    """An earlier question of the same thread (a follow-up continues it): the question,
+    the answer given, and the steps taken to reach it."""
+
+    question: str
+    answer: str
+    turns: list[Turn] = field(default_factory=list)
+
+
 class Documents(Protocol):
     """The folder's documents as the explorer sees them through its sandbox (relative
     paths, parsed through the parse cache). Handed to backends that work from the text
@@ -85,6 +95,8 @@ class Conversation:
     turns: list[Turn] = field(default_factory=list)
     last_step: bool = False
     documents: Documents | None = None
+    #: The thread's earlier questions, oldest first: empty unless this is a follow-up.
+    earlier: list[Exchange] = field(default_factory=list)
 
     def messages(self) -> list[Message]:
         """The chat transcript: opening, then each action (assistant) and its result (user)."""
