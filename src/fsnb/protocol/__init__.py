@@ -7,6 +7,7 @@ from fsnb.protocol.conversation import (
     LLM,
     Conversation,
     Documents,
+    Exchange,
     JsonReply,
     LLMError,
     Message,
