@@ -209,6 +209,7 @@ def _hostile_script(a: Path, b: Path, schema_b: str) -> list[Action]:
             call("compare_files", "escape", path1="docs/memo.md", path2=path),
             call("extract_tables", "escape", path=path),
             call("load_table", "escape", path=path, table="0", name="stolen"),
+            call("extract_rows", "escape", table="stolen", paths=path),
         ]
     actions += [
         call("scan_folder", "escape", folder="../corpus_b"),
