@@ -9,16 +9,22 @@ walk (with the sensitive-file policy), the stats and the `files` table. The tree
 before the clock starts; `scan_50k_rescan_s` is the second, unchanged scan.
 `name_search_p50_ms`: `find_files` over those 50,000 files (keywords and globs).
 
-`search_p50_ms` / `search_p95_ms`: `bm25` over >= 100,000 synthetic chunks. Documents,
+`bm25_10k_*` / `bm25_100k_*`: BM25 over 10,000 and 100,000 synthetic chunks. Documents,
 chunks and terms rows are generated with numpy and inserted directly (as the pipeline
 writes them, in document order), then `cluster_terms` sorts `terms` by term. Terms follow
 a Zipf law (s = 1.07) over 60,000 pseudo-words whose 150 most frequent are dropped as
 stopwords (as `fsnb.text.tokenize` drops them); chunks hold 100-300 terms. Queries are
-2-5 terms drawn from the same law. `search_open_p50_ms` is one `bm25` call through the
-`Store` (it opens the database, which alone costs `db_open_ms`); `search_p50_ms` is the
-call on an open connection, as a session that searches repeatedly holds it.
+2-5 terms drawn from the same law. `bm25_*_p50_ms` is `fsnb.index.search.search(store,
+...)` in BM25 mode, what `Index.search` calls (it attaches the file, whose share alone is
+`db_open_*_ms`); `bm25_*_held_*` is the same call on a connection already open, as the
+`semantic_search` tool makes it; both return the chunks' text and highlights.
+`fts5_*_p50_ms` / `fts5_*_p95_ms`: SQLite FTS5 (standard library) over the same chunks
+(each term written tf times) and queries (any of their words), ranked by its `bm25` and
+returning the text, timed in the same loop.
 
-    .venv/bin/python bench/index.py [--quick]
+    .venv/bin/python bench/index.py [--quick] [--search]
+
+`--search` runs only the BM25 part.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from __future__ import annotations
 import json
 import os
 import platform
-import statistics
+import sqlite3
 import sys
 import tempfile
 import time
@@ -168,7 +174,7 @@ def synthetic(store, chunks: int, vocab: int = 60_000, per_doc: int = 20, seed: 
     words = [_word(i) for i in range(vocab)]
     root = "/synthetic/corpus"
     with store.transaction() as con:
-        sql = "INSERT INTO corpora (root) VALUES (?) RETURNING id"
+        sql = "INSERT INTO corpora (root, indexed_at) VALUES (?, current_timestamp) RETURNING id"
         cid = con.execute(sql, [root]).fetchone()[0]
         first = con.execute("SELECT coalesce(max(id), 0) + 1 FROM documents").fetchone()[0]
         docs = chunks // per_doc
@@ -210,18 +216,44 @@ def synthetic(store, chunks: int, vocab: int = 60_000, per_doc: int = 20, seed: 
     return root, prob, words, len(keys)
 
 
+def fts5(store, root: str, path: Path) -> sqlite3.Connection:
+    """An SQLite FTS5 table over the same chunks: each term written `tf` times, so that
+    both sides see the same term frequencies and chunk lengths."""
+    con = sqlite3.connect(path)
+    con.execute("CREATE VIRTUAL TABLE chunks USING fts5(text)")
+    with store.connect(read_only=True) as duck:
+        cur = duck.execute(
+            "SELECT string_agg(repeat(t.term || ' ', t.tf), '') FROM terms t"
+            " JOIN documents d ON d.id = t.doc_id JOIN corpora c ON c.id = d.corpus_id"
+            " WHERE c.root = ? GROUP BY t.doc_id, t.position ORDER BY t.doc_id, t.position",
+            [root],
+        )
+        while batch := cur.fetchmany(10_000):
+            con.executemany("INSERT INTO chunks (text) VALUES (?)", batch)
+    con.commit()
+    return con
+
+
+def fts5_search(con: sqlite3.Connection, query: str, k: int = 10) -> list[tuple]:
+    """FTS5's BM25 (any of the query's words), best first, with each chunk's text."""
+    match = " OR ".join(f'"{word}"' for word in dict.fromkeys(query.split()))
+    sql = "SELECT rowid, bm25(chunks), text FROM chunks WHERE chunks MATCH ? ORDER BY rank LIMIT ?"
+    return con.execute(sql, [match, k]).fetchall()
+
+
 def search_speed(tmp: Path, chunks: int, queries: int) -> dict[str, object]:
+    """BM25 through fsnb's search path and FTS5 over the same chunks and queries."""
     import numpy as np
 
     from fsnb.index.bm25 import bm25
+    from fsnb.index.search import search
     from fsnb.index.store import Store
     from fsnb.index.writer import cluster_terms
 
-    store = Store(tmp / "search.duckdb")
-    with store.connect() as con:
-        con.execute("DROP INDEX IF EXISTS terms_term")  # see the report: never used, costly
+    store = Store(tmp / f"search-{chunks}.duckdb")
     build, (root, prob, words, rows) = _timed(synthetic, store, chunks)
     cluster, _ = _timed(cluster_terms, store, force=True)
+    fts_build, lite = _timed(fts5, store, root, tmp / f"fts5-{chunks}.sqlite")
     rng = np.random.default_rng(1)
     texts = [
         " ".join(words[i] for i in rng.choice(len(words), size=rng.integers(2, 6), p=prob))
@@ -231,41 +263,51 @@ def search_speed(tmp: Path, chunks: int, queries: int) -> dict[str, object]:
     for _ in range(10):
         elapsed, _ = _timed(lambda: store.connect(read_only=True).__enter__().close())
         opened.append(elapsed)
-    through_store = [_timed(bm25, store, root, q, k=10)[0] for q in texts[:20]]
-    times, filtered = [], []
+    search(store, root, texts[0], mode="bm25")  # warm the buffer pool and the caches
+    fts5_search(lite, texts[0])
+    # Interleaved, so that the machine's load weighs on both sides alike.
+    through_store, held, lite_times, filtered = [], [], [], []
     with store.connect(read_only=True) as con:
-        bm25(con, root, texts[0])  # warm the buffer pool
         for q in texts:
-            times.append(_timed(bm25, con, root, q, k=10)[0])
+            through_store.append(_timed(search, store, root, q, k=10, mode="bm25")[0])
+            held.append(_timed(search, con, root, q, k=10, mode="bm25")[0])
+            lite_times.append(_timed(fts5_search, lite, q)[0])
         for q in texts[:50]:
             expr = "document_type=agreement and max_amount>=1000000"
             filtered.append(_timed(bm25, con, root, q, k=10, filter=expr)[0])
+    lite.close()
+    n = f"{chunks // 1000}k"
     return {
-        "search_chunks": chunks,
-        "search_terms_rows": rows,
-        "search_build_s": round(build, 1),
-        "cluster_terms_s": round(cluster, 1),
-        "search_queries": len(texts),
-        "search_p50_ms": _ms(times, 0.5),
-        "search_p95_ms": _ms(times, 0.95),
-        "search_mean_ms": round(statistics.mean(times) * 1000, 2),
-        "search_filtered_p50_ms": _ms(filtered, 0.5),
-        "search_open_p50_ms": _ms(through_store, 0.5),
-        "db_open_ms": _ms(opened, 0.5),
-        "db_mb": round(store.path.stat().st_size / 2**20, 1),
+        f"bm25_{n}_terms_rows": rows,
+        f"bm25_{n}_build_s": round(build, 1),
+        f"bm25_{n}_cluster_terms_s": round(cluster, 1),
+        f"bm25_{n}_queries": len(texts),
+        f"bm25_{n}_p50_ms": _ms(through_store, 0.5),
+        f"bm25_{n}_p95_ms": _ms(through_store, 0.95),
+        f"bm25_{n}_held_p50_ms": _ms(held, 0.5),
+        f"bm25_{n}_held_p95_ms": _ms(held, 0.95),
+        f"bm25_{n}_filtered_p50_ms": _ms(filtered, 0.5),
+        f"fts5_{n}_p50_ms": _ms(lite_times, 0.5),
+        f"fts5_{n}_p95_ms": _ms(lite_times, 0.95),
+        f"fts5_{n}_build_s": round(fts_build, 1),
+        f"db_open_{n}_ms": _ms(opened, 0.5),
+        f"db_{n}_mb": round(store.path.stat().st_size / 2**20, 1),
     }
 
 
 def main() -> None:
     quick = "--quick" in sys.argv
+    only_search = "--search" in sys.argv
     began = time.perf_counter()
     result: dict[str, object] = {"machine": machine()}
     with tempfile.TemporaryDirectory(prefix="fsnb-bench-") as name:
         tmp = Path(name)
-        if not quick:
+        if not quick and not only_search:
             result["corpora"] = sample_corpora(tmp)
-        result.update(scan_and_names(tmp, 5_000 if quick else 50_000, 200))
-        result.update(search_speed(tmp, 10_000 if quick else 100_000, 200))
+        if not only_search:
+            result.update(scan_and_names(tmp, 5_000 if quick else 50_000, 200))
+        for chunks in (10_000, 100_000):
+            result.update(search_speed(tmp, chunks, 200))
     result["total_s"] = round(time.perf_counter() - began, 1)
     result["load_avg_1m_after"] = round(os.getloadavg()[0], 2)
     print(json.dumps(result, indent=2))

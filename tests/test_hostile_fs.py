@@ -191,17 +191,17 @@ def test_names_that_are_not_utf8_are_shown_escaped_and_read_back(folder: Path):
 def test_files_that_vanish_during_a_scan_get_their_own_line(folder: Path, monkeypatch):
     (folder / "early.txt").write_text("gone before it is parsed")
     (folder / "late.txt").write_text("gone after it is parsed")
-    real_parse = batch_module.parse
+    real_opening = batch_module.opening  # a scan reads each document's opening
 
-    def racing(path: Path, **kwargs: Any):
+    def racing(path: Path, *args: Any, **kwargs: Any):
         if path.name == "early.txt":
             path.unlink()
-        document = real_parse(path, **kwargs)
+        document = real_opening(path, *args, **kwargs)
         if path.name == "late.txt":
             path.unlink()
         return document
 
-    monkeypatch.setattr(batch_module, "parse", racing)
+    monkeypatch.setattr(batch_module, "opening", racing)
     entries = entries_of(scan_folder(root=str(folder)))
     assert entries["early.txt"] == "error: no such file"
     assert entries["late.txt"] == "error: vanished during the scan (moved or deleted)"

@@ -435,3 +435,67 @@ def test_clustering_terms_keeps_results(tmp_path: Path):
     (root / "late.md").write_text("# Late\n\nAnother escrow release.\n")
     Index(store).add_folder(root, progress=False)
     assert "late.md" in set(bm25(store, root, "escrow release")["path"])
+
+
+def _textbook_bm25(store: Store, root: Path, query: str) -> dict[tuple[str, int], float]:
+    """BM25 (k1 1.2, b 0.75) of every live chunk of `root` that holds a query term,
+    computed in Python from the stored terms."""
+    with duckdb.connect(str(store.path), read_only=True) as con:
+        chunks = con.execute(
+            "SELECT d.path, c.position, c.n_terms FROM chunks c JOIN documents d ON d.id ="
+            " c.doc_id JOIN corpora k ON k.id = d.corpus_id WHERE k.root = ? AND NOT d.deleted",
+            [str(root.resolve())],
+        ).fetchall()
+        tf = {
+            (path, pos, term): n
+            for path, pos, term, n in con.execute(
+                "SELECT d.path, t.position, t.term, t.tf FROM terms t JOIN documents d ON"
+                " d.id = t.doc_id JOIN corpora k ON k.id = d.corpus_id"
+                " WHERE k.root = ? AND NOT d.deleted",
+                [str(root.resolve())],
+            ).fetchall()
+        }
+    counts, _ = query_terms(query)
+    avgdl = sum(n for _, _, n in chunks) / len(chunks)
+    df = {t: sum(1 for key in tf if key[2] == t) for t in counts}
+    scores = {}
+    for path, pos, length in chunks:
+        score = sum(
+            qtf
+            * math.log(1 + (len(chunks) - df[t] + 0.5) / (df[t] + 0.5))
+            * tf[(path, pos, t)]
+            * 2.2
+            / (tf[(path, pos, t)] + 1.2 * (0.25 + 0.75 * length / avgdl))
+            for t, qtf in counts.items()
+            if (path, pos, t) in tf
+        )
+        if score:
+            scores[(path, pos)] = score
+    return scores
+
+
+def test_scores_follow_incremental_updates(small: tuple[Store, Path]):
+    """The corpus' chunk count and average length kept between queries follow each write:
+    scores stay the textbook BM25 after a document is added, changed and deleted."""
+    store, root = small
+    query = "escrow retention bonus months"
+
+    def check() -> pd.DataFrame:
+        hits = bm25(store, root, query, k=50)
+        expected = _textbook_bm25(store, root, query)
+        got = hits.set_index(["path", "position"])["score"].to_dict()
+        assert got.keys() == expected.keys()
+        for key, score in expected.items():
+            assert got[key] == pytest.approx(score)
+        return hits
+
+    check()
+    (root / "escrow2.md").write_text("# Escrow release\n\nThe escrow is released in months.\n")
+    Index(store).add_folder(root, progress=False)
+    assert "escrow2.md" in set(check()["path"])
+    (root / "bonus.md").write_text("# Retention\n\nA bonus, a bonus, a retention bonus again.\n")
+    Index(store).add_folder(root, progress=False)
+    check()
+    (root / "escrow.md").unlink()
+    Index(store).add_folder(root, progress=False)
+    assert "escrow.md" not in set(check()["path"])

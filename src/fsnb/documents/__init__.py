@@ -4,7 +4,8 @@ folder's documents as an exploration may read them."""
 from fsnb.documents.cache import ParseCache, default_cache_dir
 from fsnb.documents.folder import FolderDocuments
 from fsnb.documents.model import Document, PageSpan
-from fsnb.documents.parse import document_files, parse, preview, supported
+from fsnb.documents.opening import opening, preview
+from fsnb.documents.parse import document_files, parse, supported
 
 __all__ = [
     "Document",
@@ -13,6 +14,7 @@ __all__ = [
     "ParseCache",
     "default_cache_dir",
     "document_files",
+    "opening",
     "parse",
     "preview",
     "supported",

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from fsnb.documents.cache import ParseCache
 from fsnb.documents.model import Document
+from fsnb.documents.opening import opening
 from fsnb.documents.parse import parse
 from fsnb.errors import ParseError
 
@@ -23,14 +24,21 @@ def default_workers() -> int:
 
 
 def parse_many(
-    paths: Iterable[Path], *, workers: int | None = None, cache: ParseCache | None = None
+    paths: Iterable[Path],
+    *,
+    workers: int | None = None,
+    cache: ParseCache | None = None,
+    chars: int | None = None,
 ) -> Iterator[tuple[Path, Document | ParseError]]:
     """Yield (path, document or error) for every path, in the order given: one file that
-    fails, however it fails, is that file's error and never stops the others."""
+    fails, however it fails, is that file's error and never stops the others. With `chars`,
+    documents may hold only their opening (`fsnb.documents.opening`)."""
     store = cache or ParseCache()
 
     def one(path: Path) -> Document | ParseError:
         try:
+            if chars is not None:
+                return opening(path, chars, cache=store)
             return parse(path, cache=store)
         except ParseError as exc:
             return exc

@@ -28,6 +28,8 @@ class Document:
     spans: list[PageSpan]
     parser: str
     warnings: list[str] = field(default_factory=list)
+    #: The text holds only the opening pages (a preview, `fsnb.documents.opening`).
+    partial: bool = False
 
     def page_at(self, offset: int) -> int:
         """The page that holds character `offset` (the nearest page before a gap)."""

@@ -99,17 +99,7 @@ def parse(
     file = Path(path)
     name = str(path)
     pipeline = pipeline or default_pipeline()
-    try:
-        stat = file.stat()
-    except OSError as exc:
-        raise ParseError(name, os_reason(exc)) from None
-    if not st.S_ISREG(stat.st_mode):
-        kind = file_kind(stat.st_mode)
-        raise ParseError(
-            name, "is a folder" if kind == "folder" else f"not a regular file ({kind})"
-        )
-    if not os.access(file, os.R_OK):
-        raise ParseError(name, "permission denied")
+    stat = readable(file, name)
     limits = Limits.from_env()
     store = None if cache is False else (cache or ParseCache())
     key = store.key(file, stat, f"{PARSER_VERSION}/{pipeline}") if store else ""
@@ -130,13 +120,30 @@ def parse(
     return document
 
 
-def preview(path: str | os.PathLike[str], chars: int = 1500, **kwargs: Any) -> str:
-    """The first `chars` characters of a document, cut at a word boundary."""
-    text = parse(path, **kwargs).text
-    if len(text) <= chars:
-        return text
-    cut = text.rfind(" ", 0, chars)
-    return text[: cut if cut > chars // 2 else chars].rstrip()
+def readable(file: Path, name: str) -> os.stat_result:
+    """The stat of a regular file this process may read, else a one-line `ParseError`."""
+    try:
+        stat = file.stat()
+    except OSError as exc:
+        raise ParseError(name, os_reason(exc)) from None
+    if not st.S_ISREG(stat.st_mode):
+        kind = file_kind(stat.st_mode)
+        raise ParseError(
+            name, "is a folder" if kind == "folder" else f"not a regular file ({kind})"
+        )
+    if not os.access(file, os.R_OK):
+        raise ParseError(name, "permission denied")
+    return stat
+
+
+def cached(
+    file: Path, stat: os.stat_result, store: ParseCache, pipeline: Pipeline
+) -> Document | None:
+    """The full parse of `file` when the cache holds it (None for a miss or a failure)."""
+    entry = store.get(store.key(file, stat, f"{PARSER_VERSION}/{pipeline}"))
+    if entry is None or "document" not in entry:
+        return None
+    return Document.from_dict({**entry["document"], "path": str(file)})
 
 
 def _parse_uncached(
@@ -257,7 +264,7 @@ def _native_pdf(file: Path, name: str, seconds: float | None) -> Document:
     if not pages:
         raise ParseError(name, _why_no_text(file))
     warnings = [f"page {n} has no text layer" for n in range(1, count + 1) if n not in pages]
-    return _assemble(
+    return assemble(
         file,
         "pdf",
         {n: "\n\n".join(b) for n, b in pages.items()},
@@ -298,10 +305,10 @@ def _docling(file: Path, name: str, fmt: str, pipeline: Pipeline) -> Document:
     if not any(text.strip() for text in pages.values()):
         raise ParseError(name, "no text found in the document")
     parser = "docling-layout-pdf" if fmt == "pdf" else f"docling-{fmt}"
-    return _assemble(file, fmt, pages, max(count, 1), parser, [])
+    return assemble(file, fmt, pages, max(count, 1), parser, [])
 
 
-def _assemble(
+def assemble(
     file: Path, fmt: str, pages: dict[int, str], count: int, parser: str, warnings: list[str]
 ) -> Document:
     text, spans = "", []

@@ -33,26 +33,58 @@ def _hits(n: int, columns: str = "doc_id, position, term, tf") -> str:
 
 
 def _top_sql(n: int, where: str, k: int, k1: float, b: float) -> str:
+    """One pass over the query terms' postings: each term's document frequency is a window
+    count over its live postings, the corpus size and average length are parameters
+    (`corpus_stats`). Parameters: chunks, average length, (count, term) per query term,
+    the corpus id, then the corpus id and `where`'s when there is a filter."""
     k1, b = float(k1), float(b)
     allowed = (
-        f"WHERE h.doc_id IN (SELECT id FROM documents d WHERE d.corpus_id = ? AND {where})"
+        f"WHERE doc_id IN (SELECT id FROM documents d WHERE d.corpus_id = ? AND {where})"
         if where
         else ""
     )
     return f"""
-    WITH q(term, qtf) AS (SELECT unnest(?::VARCHAR[]), unnest(?::INTEGER[])),
-    live AS (SELECT id FROM documents WHERE corpus_id = ? AND NOT deleted),
-    hits AS (SELECT * FROM ({_hits(n)}) h WHERE h.doc_id IN (SELECT id FROM live)),
-    stats AS (SELECT count(*) AS n, avg(n_terms) AS avgdl FROM chunks
-              WHERE doc_id IN (SELECT id FROM live)),
-    idf AS (SELECT term, any_value(qtf) * ln(1 + ((SELECT n FROM stats) - count(*) + 0.5)
-                / (count(*) + 0.5)) AS w FROM hits JOIN q USING (term) GROUP BY term)
-    SELECT h.doc_id, h.position,
-        sum(idf.w * h.tf * {k1 + 1} / (h.tf + {k1} * ({1 - b} + {b} * c.n_terms / s.avgdl)))
-    FROM hits h JOIN idf USING (term)
-    JOIN chunks c ON c.doc_id = h.doc_id AND c.position = h.position, stats s {allowed}
-    GROUP BY h.doc_id, h.position ORDER BY 3 DESC, 1, 2 LIMIT {int(k)}
+    SELECT doc_id, position, sum(qtf * ln(1 + (?::DOUBLE - df + 0.5) / (df + 0.5))
+        * tf * {k1 + 1} / (tf + {k1} * ({1 - b} + {b} * n_terms / ?::DOUBLE))) AS score
+    FROM (SELECT h.doc_id, h.position, h.tf, h.qtf, c.n_terms,
+                 count(*) OVER (PARTITION BY h.term) AS df
+          FROM ({_hits(n, "doc_id, position, term, tf, ?::DOUBLE AS qtf")}) h
+          JOIN chunks c ON c.doc_id = h.doc_id AND c.position = h.position
+          WHERE h.doc_id IN (SELECT id FROM documents WHERE corpus_id = ? AND NOT deleted))
+    {allowed}
+    GROUP BY doc_id, position ORDER BY score DESC, doc_id, position LIMIT {int(k)}
     """
+
+
+#: (corpus id, its live documents' state) -> (chunks, average terms per chunk).
+_stats: dict[tuple[Any, ...], tuple[int, float]] = {}
+
+
+def corpus_stats(con: duckdb.DuckDBPyConnection, cid: int) -> tuple[int, float]:
+    """(live chunks, their average `n_terms`) in corpus `cid`, kept until its documents
+    change.
+
+    A write replaces a document's rows under a new id (ids only grow) and a deletion marks
+    it, so the live documents' count, largest id and latest `indexed_at` (to the
+    microsecond, which also tells one database file from another) say when to recount.
+    """
+    state = con.execute(
+        "SELECT count(*), max(id), max(indexed_at) FROM documents"
+        " WHERE corpus_id = ? AND NOT deleted",
+        [cid],
+    ).fetchone()
+    key = (cid, *state)
+    if (cached := _stats.get(key)) is not None:
+        return cached
+    n, avgdl = con.execute(
+        "SELECT count(*), coalesce(avg(n_terms), 0) FROM chunks WHERE doc_id IN"
+        " (SELECT id FROM documents WHERE corpus_id = ? AND NOT deleted)",
+        [cid],
+    ).fetchone()
+    if len(_stats) > 64:
+        _stats.clear()
+    _stats[key] = (int(n), float(avgdl))
+    return int(n), float(avgdl)
 
 
 def bm25(
@@ -71,12 +103,25 @@ def bm25(
     raises `FilterError`. The frame has `COLUMNS`; `highlights` is {terms: the query words
     found, snippet: ~300 characters around their densest match, each in `**`}.
     """
-    _, words = query_terms(query)
     with session(store, folder) as (con, cid):
-        where, params = filter_sql(con, cid, filter)
-        scored = bm25_scores(con, cid, query, k=k, where=(where, params), k1=k1, b=b)
-        rows = fetch_chunks(con, scored)
-    return hit_frame(rows, "bm25", words)
+        return bm25_hits(con, cid, query, k=k, filter=filter, k1=k1, b=b)
+
+
+def bm25_hits(
+    con: duckdb.DuckDBPyConnection,
+    cid: int,
+    query: str,
+    *,
+    k: int = 10,
+    filter: str | None = None,
+    k1: float = 1.2,
+    b: float = 0.75,
+) -> pd.DataFrame:
+    """`bm25` in corpus `cid` of an open connection (a session already found it)."""
+    _, words = query_terms(query)
+    where = filter_sql(con, cid, filter)
+    scored = bm25_scores(con, cid, query, k=k, where=where, k1=k1, b=b)
+    return hit_frame(fetch_chunks(con, scored), "bm25", words)
 
 
 def bm25_scores(
@@ -94,7 +139,10 @@ def bm25_scores(
     if not counts:
         return []
     terms = list(counts)
-    args = [terms, [counts[t] for t in terms], cid, *terms]
+    n, avgdl = corpus_stats(con, cid)
+    if not n:
+        return []
+    args: list[Any] = [n, avgdl, *(x for t in terms for x in (counts[t], t)), cid]
     args += [cid, *where[1]] if where[0] else []
     return con.execute(_top_sql(len(terms), where[0], k, k1, b), args).fetchall()
 

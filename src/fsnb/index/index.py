@@ -20,6 +20,8 @@ from fsnb.index.vectors import embed_corpus
 from fsnb.security import Sandbox
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from fsnb.index.watch import Reindex, Watch
 
 _STATUS_SQL = (
@@ -62,15 +64,19 @@ class Index:
         workers: int | None = None,
         rebuild: bool = False,
         max_mb: float | None = None,
+        executor: Executor | None = None,
     ) -> IndexReport:
         """Index a folder incrementally: only new and changed documents are parsed.
 
         With `rebuild`, see `rebuild`. Files larger than `max_mb` (default
-        `FSNB_MAX_INDEX_MB`, else 50) are indexed by their metadata only.
+        `FSNB_MAX_INDEX_MB`, else 50) are indexed by their metadata only. Documents are
+        parsed on `executor` when given (e.g. a Dask client's `get_executor()`), else in
+        `workers` local processes; this process writes the index.
         """
+        options = {"workers": workers, "max_mb": max_mb, "executor": executor}
         if rebuild:
-            return self.rebuild(folder, progress=progress, workers=workers, max_mb=max_mb)
-        return index_folder(self.store, folder, progress=progress, workers=workers, max_mb=max_mb)
+            return self.rebuild(folder, progress=progress, **options)
+        return index_folder(self.store, folder, progress=progress, **options)
 
     def rebuild(self, folder: str | os.PathLike[str], **options: Any) -> IndexReport:
         """Index a folder from scratch. A damaged index file is not deleted: it is moved

@@ -21,12 +21,14 @@ import time
 from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from fsnb.documents.batch import parse_many
+from fsnb.documents.batch import default_workers, parse_many
+from fsnb.documents.workers import parse_on, process_pool
 from fsnb.errors import ParseError
 from fsnb.index import changes, runs
 from fsnb.index.changes import FileRow, Known
@@ -36,14 +38,22 @@ from fsnb.index.writer import Entry, cluster_terms, prepare, store_files, write
 from fsnb.security import Sandbox
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from concurrent.futures import Executor
+
     import duckdb
 
+    from fsnb.documents.model import Document
     from fsnb.index.store import Store
 
 #: A batch is committed when it holds this many documents or is this many seconds old
 #: (longer when commits are slow: see `_Batches`).
 BATCH = 256
 COMMIT_S = 1.0
+#: With more documents than this to parse with Docling, they are parsed in worker processes.
+POOL_FROM = 8
+#: What Docling parses (the rest, text and markup, parses at once in this process).
+HEAVY = frozenset({".pdf", ".docx", ".pptx", ".xlsx", ".html", ".htm"})
 
 
 @dataclass
@@ -103,11 +113,15 @@ def index_folder(
     progress: bool = True,
     workers: int | None = None,
     max_mb: float | None = None,
+    executor: Executor | None = None,
 ) -> IndexReport:
     """Bring the index of `folder` up to date and return what changed.
 
     Files larger than `max_mb` (default `FSNB_MAX_INDEX_MB`, else 50) are indexed by their
-    metadata only.
+    metadata only. Documents are parsed on `executor` when given (any
+    `concurrent.futures.Executor`, e.g. a Dask client's `get_executor()`), else in a pool of
+    `workers` processes (default `FSNB_WORKERS` or the CPUs) when there are more than
+    `POOL_FROM`, else in threads; this process alone writes the database.
     """
     began = time.monotonic()
     started_at = datetime.now(timezone.utc).replace(tzinfo=None)
@@ -134,7 +148,9 @@ def index_folder(
             _record(con, cid, run, report, plan.touched, started_at, files)
             return report
     try:
-        touched, files = _index(store, found, cid, run, known, cap, report, progress, workers)
+        touched, files = _index(
+            store, found, cid, run, known, cap, report, progress, (workers, executor)
+        )
         report.duration_s = time.monotonic() - began
         with store.transaction() as con:
             _record(con, cid, run, report, touched, started_at, files)
@@ -169,7 +185,7 @@ def _index(
     cap: int,
     report: IndexReport,
     progress: bool,
-    workers: int | None,
+    parsing: tuple[int | None, Executor | None],
 ) -> tuple[list[FileRow], tuple[pd.DataFrame, pd.DataFrame] | None]:
     """Plan, write the files and the changed documents; return the touched files and,
     when no document needs writing, the files for `_record` to write (one commit less)."""
@@ -190,7 +206,7 @@ def _index(
     bar = _progress(len(plan.parse), report.root) if progress and plan.parse else None
     rows = {row.file: (row, digest) for row, digest in plan.parse}
     try:
-        for path, result in parse_many(list(rows), workers=workers):
+        for path, result in _parsed(list(rows), *parsing):
             row, digest = rows[path]
             if isinstance(result, ParseError):
                 batches.add(Entry(row.path, row.size, row.mtime_ns, digest, result.why))
@@ -204,6 +220,20 @@ def _index(
             bar.close()
     report.deleted = sorted(set(known) - on_disk.keys())
     return plan.touched, None
+
+
+def _parsed(
+    paths: list[Path], workers: int | None, executor: Executor | None
+) -> Iterator[tuple[Path, Document | ParseError]]:
+    """(path, document or error) for each path, in order of completion."""
+    workers = workers or default_workers()
+    heavy = [p for p in paths if p.suffix.lower() in HEAVY]
+    if executor is None and workers > 1 and len(heavy) > POOL_FROM:
+        light = [p for p in paths if p.suffix.lower() not in HEAVY]
+        return chain(parse_on(process_pool(workers), heavy), parse_many(light, workers=workers))
+    if executor is None:
+        return parse_many(paths, workers=workers)
+    return parse_on(executor, paths)
 
 
 class _Batches:

@@ -135,21 +135,17 @@ def fetch_chunks(
 ) -> list[dict[str, Any]]:
     """The rows of scored (doc_id, position, score) chunks, in that order, without highlights.
 
-    One equality per document: each reads one row group, where a join or an `IN` list
-    would read the text of every chunk between the smallest and largest key.
+    One statement: `doc_id = ANY` prunes by the chunks' zone maps and the (doc_id, position)
+    keys are checked before the text column is read (a UNION of one lookup per document
+    cost ~10 ms in planning and scans).
     """
-    positions: dict[int, list[int]] = {}
-    for doc, pos, _ in scored:
-        positions.setdefault(doc, []).append(pos)
-    if not positions:
+    if not scored:
         return []
-    union = " UNION ALL ".join(
-        "SELECT * FROM chunks WHERE doc_id = ? AND list_contains(?, position)" for _ in positions
-    )
     found = con.execute(
         "SELECT c.doc_id, c.position, d.path, d.title, c.page, c.heading, c.text, c.start_char,"
-        f" c.end_char FROM ({union}) c JOIN documents d ON d.id = c.doc_id",
-        [x for doc, pos in positions.items() for x in (doc, pos)],
+        " c.end_char FROM chunks c JOIN documents d ON d.id = c.doc_id"
+        " WHERE c.doc_id = ANY(?) AND list_contains(?, (c.doc_id::BIGINT << 32) | c.position)",
+        [sorted({doc for doc, _, _ in scored}), [(doc << 32) | pos for doc, pos, _ in scored]],
     ).fetchall()
     names = ["doc_id", "position", "path", "title", "page", "heading", "text", "start_char"]
     rows = {(r[0], r[1]): dict(zip([*names, "end_char"], r, strict=True)) for r in found}

@@ -10,7 +10,7 @@ from typing import Literal
 import pandas as pd
 
 from fsnb.index import vectors
-from fsnb.index.bm25 import bm25, bm25_scores
+from fsnb.index.bm25 import bm25_hits, bm25_scores
 from fsnb.index.query import (
     Folder,
     Source,
@@ -54,7 +54,7 @@ def search(
             ready = embedder is not None and vectors.has_vectors(con, folder, embedder)
             mode = "hybrid" if ready else "bm25"
         if mode == "bm25":
-            return bm25(con, folder, query, k=k, filter=filter)
+            return bm25_hits(con, cid, query, k=k, filter=filter)
         assert embedder is not None
         if mode == "vector":
             return vectors.vector_search(con, folder, query, embedder, k=k, filter=filter)

@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 
 import regex
 
-from fsnb.documents import Document, document_files, parse, supported
+from fsnb.documents import Document, document_files, opening, parse, supported
 from fsnb.documents.batch import parse_many
 from fsnb.documents.limits import Limits
 from fsnb.documents.text import decode, looks_binary
@@ -27,6 +27,7 @@ from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import Entry, Sandbox, Sensitivity, classify, os_reason, shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.registry import tool
+from fsnb.tools.scan_text import common_lines, compact_head, preview_chars_for
 
 _BINARY_DOCUMENTS = frozenset({".pdf", ".docx", ".pptx", ".xlsx"})
 #: Characters a paged tool returns by default.
@@ -72,10 +73,11 @@ def _skip_reason(entry: Entry, box: Sandbox) -> str:
     return f"skipped: unsupported file type '{entry.path.suffix or entry.path.name}'"
 
 
-def _document(box: Sandbox, file: Path) -> Document:
-    """`parse`, with errors that name the file relative to the root."""
+def _document(box: Sandbox, file: Path, chars: int | None = None) -> Document:
+    """`parse` (its opening `chars` only, when given), with errors that name the file
+    relative to the root."""
     try:
-        return parse(file)
+        return parse(file) if chars is None else opening(file, chars)
     except ParseError as exc:
         raise ParseError(box.shown(file), exc.why) from None
 
@@ -122,7 +124,9 @@ def page_outcome(text: str, path: str, start: int, end: int, total: int) -> Tool
 
 
 @tool
-def scan_folder(folder: str = ".", *, ctx: ToolContext, preview_chars: int = 500) -> ToolOutcome:
+def scan_folder(
+    folder: str = ".", *, ctx: ToolContext, preview_chars: int | None = None
+) -> ToolOutcome:
     """Preview every document under a folder in parallel: the first step of an exploration.
 
     Lists each file with its format, pages and size and the beginning of its text.
@@ -130,7 +134,8 @@ def scan_folder(folder: str = ".", *, ctx: ToolContext, preview_chars: int = 500
 
     Args:
         folder: Folder to scan, relative to the root.
-        preview_chars: Characters of each document's beginning to show.
+        preview_chars: Characters of each document's beginning to show (default: fewer
+            the more documents, 160-500).
     """
     box = ctx.sandbox
     start = box.existing(folder, "folder", reading=False)
@@ -147,20 +152,28 @@ def scan_folder(folder: str = ".", *, ctx: ToolContext, preview_chars: int = 500
             entries[entry.rel] = _skip_reason(entry, box)
         else:
             documents[entry.path] = entry
-    ok = 0
-    for file, result in parse_many(documents):
-        ok += isinstance(result, Document)
-        entries[documents[file].rel] = _preview(documents[file], result, preview_chars)
+    preview_chars = preview_chars or preview_chars_for(len(documents))
+    parsed = dict(parse_many(documents, chars=preview_chars))
+    texts = [r.text[: preview_chars * 2] for r in parsed.values() if isinstance(r, Document)]
+    common = common_lines(texts)
+    for file, result in parsed.items():
+        entries[documents[file].rel] = _preview(documents[file], result, preview_chars, common)
+    ok = len(texts)
     lines = [
         f"Scanned {len(entries)} files under {box.shown(start)}: {ok} documents previewed, "
         f"{len(entries) - ok} not readable or skipped."
     ]
+    if common:
+        shared = "\n".join(sorted(common))
+        lines.append(f"Lines many previews share, shown once here and left out of each:\n{shared}")
     for rel in sorted(entries, key=lambda r: r.split("/")):
         lines.append(f"\n=== {rel} — {entries[rel]}")
     return ToolOutcome("\n".join(lines), data={"files": len(entries), "previewed": ok})
 
 
-def _preview(entry: Entry, result: Document | ParseError, chars: int) -> str:
+def _preview(
+    entry: Entry, result: Document | ParseError, chars: int, common: frozenset[str]
+) -> str:
     """One scanned document: its format, pages, size, title and beginning (or its error)."""
     if isinstance(result, ParseError):
         return f"error: {result.why}"
@@ -170,12 +183,14 @@ def _preview(entry: Entry, result: Document | ParseError, chars: int) -> str:
         return "error: vanished during the scan (moved or deleted)"
     except OSError as exc:
         return f"error: {os_reason(exc)}"
-    head = result.text[:chars]
+    head, covered = compact_head(result.text, result.title, common, chars)
     more = (
-        f" [... {len(result.text) - len(head):,} more characters]"
-        if len(result.text) > len(head)
+        f" [... {len(result.text) - covered:,} more characters]"
+        if len(result.text) > covered
         else ""
     )
+    if result.partial:
+        more = " [... more on later pages]"
     warn = "".join(f"\n(warning: {w})" for w in result.warnings)
     if entry.verdict.level is Sensitivity.WARN:
         warn += "\n(warning: may contain sensitive data)"
@@ -195,8 +210,10 @@ def preview_file(path: str, *, ctx: ToolContext, chars: int = 2000) -> str:
     """
     box = ctx.sandbox
     file = box.existing(path, "file")
-    doc = _document(box, file)
+    doc = _document(box, file, chars)
     start, end, note = page_window(len(doc.text), 0, chars)
+    if doc.partial and end == len(doc.text):
+        note = "[more on later pages: read on with parse_file]"
     header = f"{box.relative(file)} ({doc.format}, {doc.pages} pages, title: {doc.title})"
     return f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
 

@@ -1,0 +1,76 @@
+"""A document's opening text, fast: what scans and previews show.
+
+A PDF's first pages come from PDFium's text (`pdf_text`), shaped as the full native parse
+shapes them, so the opening agrees with the full parse; other formats are parsed in full
+(Docling's office and HTML backends, or a plain read, cost little). The full parse is used
+when the cache already holds it; openings are cached too, beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any, Literal
+
+from fsnb.documents.cache import ParseCache
+from fsnb.documents.model import Document
+from fsnb.documents.parse import (
+    PARSER_VERSION,
+    Pipeline,
+    assemble,
+    cached,
+    default_pipeline,
+    parse,
+    readable,
+)
+from fsnb.documents.pdf_text import pdf_opening
+
+#: PDFium is not thread-safe: one opening is read at a time.
+_PDFIUM = threading.Lock()
+
+
+def opening(
+    path: str | os.PathLike[str],
+    chars: int = 2000,
+    *,
+    cache: ParseCache | Literal[False] | None = None,
+    pipeline: Pipeline | None = None,
+) -> Document:
+    """The document with at least its first `chars` characters (`partial` when the text
+    stops before the end). Raises `ParseError` like `parse` for a file it cannot read."""
+    file, name = Path(path), str(path)
+    pipeline = pipeline or default_pipeline()
+    if file.suffix.lower() != ".pdf" or pipeline != "native":
+        return parse(file, cache=cache, pipeline=pipeline)
+    stat = readable(file, name)
+    store = None if cache is False else (cache or ParseCache())
+    if store and (full := cached(file, stat, store, pipeline)):
+        return full
+    key = store.key(file, stat, f"{PARSER_VERSION}/opening") if store else ""
+    entry = store.get(key) if store else None
+    if entry and (entry["chars"] >= chars or not entry["document"]["partial"]):
+        return Document.from_dict({**entry["document"], "path": str(file)})
+    with file.open("rb") as handle:
+        if not handle.read(5).startswith(b"%PDF-"):
+            return parse(file, cache=cache, pipeline=pipeline)  # its error, cached
+    with _PDFIUM:
+        pages, count = pdf_opening(file, name, chars)
+    if not pages:  # no text layer, or nothing read: the full parse says why
+        return parse(file, cache=cache, pipeline=pipeline)
+    read = max(pages)
+    empty = [f"page {n} has no text layer" for n in range(1, read + 1) if n not in pages]
+    doc = assemble(file, "pdf", pages, count, "pdfium-opening", empty)
+    doc.partial = read < count
+    if store:
+        store.put(key, {"chars": chars, "document": doc.to_dict()})
+    return doc
+
+
+def preview(path: str | os.PathLike[str], chars: int = 1500, **kwargs: Any) -> str:
+    """The first `chars` characters of a document, cut at a word boundary."""
+    text = opening(path, chars, **kwargs).text
+    if len(text) <= chars:
+        return text
+    cut = text.rfind(" ", 0, chars)
+    return text[: cut if cut > chars // 2 else chars].rstrip()

@@ -1,0 +1,68 @@
+"""Openings (fast previews) agree with the full parse, on every sample file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import make_pdf
+
+from fsnb.documents import ParseCache, document_files, opening, parse
+from fsnb.errors import ParseError
+from fsnb.security import Sandbox
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SAMPLES = sorted(
+    file
+    for corpus in sorted(p for p in DATA.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    for file in document_files(Sandbox(corpus))
+)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("file", SAMPLES, ids=lambda f: str(f.relative_to(DATA)))
+def test_opening_agrees_with_the_full_parse(file: Path):
+    try:
+        full = parse(file, cache=False)
+    except ParseError as exc:
+        with pytest.raises(ParseError) as caught:
+            opening(file, 2000, cache=False)
+        assert caught.value.why == exc.why
+        return
+    head = opening(file, 2000, cache=False)
+    shown = _flat(head.text)
+    assert len(shown) >= min(1900, len(_flat(full.text)))
+    assert shown == _flat(full.text)[: len(shown)]
+    assert (head.format, head.pages, head.title) == (full.format, full.pages, full.title)
+    assert head.partial == (len(shown) < len(_flat(full.text)))
+
+
+def test_a_pdf_opening_reads_only_its_first_pages(tmp_path: Path):
+    pages = [[f"Page {n} says clause {n} applies to the escrow account."] for n in range(1, 9)]
+    doc = opening(make_pdf(tmp_path / "long.pdf", pages), 40)
+    assert doc.partial and doc.pages == 8
+    assert doc.parser == "pdfium-opening"
+    assert "Page 1 says" in doc.text and "Page 8" not in doc.text
+
+
+def test_the_cache_keeps_openings_and_prefers_the_full_parse(tmp_path: Path):
+    file = make_pdf(tmp_path / "a.pdf", [["First page text."], ["Second page text."]])
+    store = ParseCache(tmp_path / "cache")
+    first = opening(file, 5, cache=store)
+    assert len(list(store.directory.glob("*/*.json"))) == 1
+    assert opening(file, 5, cache=store) == first
+    parse(file, cache=store)
+    assert opening(file, 5, cache=store).parser == "docling-native-pdf"
+
+
+def test_a_damaged_pdf_gets_the_full_parse_error(tmp_path: Path):
+    file = tmp_path / "bad.pdf"
+    file.write_bytes(b"%PDF-1.4\n garbage, no objects")
+    with pytest.raises(ParseError, match="corrupt PDF"):
+        opening(file, 100)
+    (tmp_path / "empty.pdf").write_bytes(b"")
+    with pytest.raises(ParseError, match="empty file"):
+        opening(tmp_path / "empty.pdf", 100)
