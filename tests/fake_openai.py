@@ -29,6 +29,7 @@ def chat_response(
     prompt: int = 100,
     completion: int = 20,
     reasoning: int | None = None,
+    cached: int | None = None,
     finish: str = "stop",
 ) -> dict[str, Any]:
     """A chat.completion with one choice whose content is `text`."""
@@ -39,6 +40,8 @@ def chat_response(
     }
     if reasoning is not None:
         usage["completion_tokens_details"] = {"reasoning_tokens": reasoning}
+    if cached is not None:
+        usage["prompt_tokens_details"] = {"cached_tokens": cached}
     return {
         "id": "chatcmpl-fake",
         "object": "chat.completion",

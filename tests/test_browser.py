@@ -218,7 +218,7 @@ def test_explore_panel_in_jupyterlab(jupyterlab: str, tmp_path: Path):
             expect(record).to_be_hidden()
             answer = panel.locator(".fsnb-answer")
             expect(answer).to_contain_text("$45,000,000")
-            expect(answer.locator("strong").first).to_be_visible()  # markdown rendered
+            expect(answer.locator("em").first).to_be_visible()  # markdown rendered
             citation = answer.locator("button.fsnb-citation").first
             expect(citation).to_be_visible()
             citation.click()

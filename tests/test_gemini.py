@@ -139,7 +139,7 @@ def test_usage_from_usage_metadata_including_thinking(fake_gemini: FakeGemini, f
         200,
     )
     assert u.total_tokens == 4330
-    inp, out = price_for(MODEL)
+    inp, out, _cached = price_for(MODEL)
     assert u.cost_usd == pytest.approx((4000 * inp + 330 * out) / 1e6)
     assert u.cost_usd > 0
     last = [e for e in result.events if isinstance(e, ev.UsageUpdate)][-1]

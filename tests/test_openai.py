@@ -136,7 +136,7 @@ def test_usage_counts_reasoning_tokens_as_thinking_and_a_listed_model_costs(
 
     u = result.usage
     assert (u.prompt_tokens, u.completion_tokens, u.thinking_tokens) == (2000, 100, 200)
-    inp, out = price_for(model)
+    inp, out, _cached = price_for(model)
     assert inp > 0 and u.cost_usd == pytest.approx((2000 * inp + 300 * out) / 1e6)
 
 

@@ -354,7 +354,7 @@ def test_record_is_deterministic_and_self_contained(folder: Path, tmp_path: Path
     assert "$9,000,000" in md and "| [1] | agreement.pdf | 1 |" in md and "| scan |" in md
     assert "<table" in html and "agreement.pdf" in html and "$9,000,000" in html
     # the answer's markdown is HTML here, not raw markdown
-    assert "<strong>" in html and "**" not in html and 'data-cite="1"' in html
+    assert "<em>" in html and "**" not in html and 'data-cite="1"' in html
     assert html.startswith("<div class='fsnb-record'>")  # the panel's CSS hides it under it
     assert bundles[0]["text/plain"].startswith("What is the purchase price?\n(corpus, done)")
 

@@ -24,8 +24,10 @@ __all__ = [
     "close_connections",
     "connect",
     "disk_usage",
+    "explorations",
     "explore",
     "explore_events",
+    "load",
     "load_ipython_extension",
     "sqlalchemy_url",
     "tree",
@@ -65,6 +67,53 @@ def explore_events(
 ) -> Generator[Event, None, ExplorationResult]:
     """The same exploration as an iterator of events (the generator returns the result)."""
     return _explorer(folder, llm, model, **options).events(task)
+
+
+def load(
+    path: str | Path, *, llm: str | LLM | None = None, model: str | None = None, **options: Any
+) -> ExplorationResult:
+    """A run saved with `result.save(path)`; `.follow_up(question)` continues its thread
+    with its backend (or `llm`), over its folder. Options go to `fsnb.agent.Explorer`."""
+    from fsnb.agent import ExplorationResult
+
+    return _reopened(ExplorationResult.load(path), llm, model, options)
+
+
+def explorations(
+    folder: str | Path | None = None, *, db: str | Path | None = None, run: str | None = None
+) -> Any:
+    """The runs kept in the DuckDB file (of `folder` only, when given) as a DataFrame, one
+    row each: question, answer, citations, usage, events, backend, model, times, thread.
+    With `run` (an id from that frame): that run, as an `ExplorationResult` to re-render or
+    follow up."""
+    from fsnb.index.explorations import frame, saved_run
+
+    if run is None:
+        return frame(db, folder)
+    from fsnb.agent import ExplorationResult
+    from fsnb.errors import FsnbError
+
+    saved = saved_run(db, run)
+    if saved is None:
+        msg = f"no exploration {run!r} in the index: fsnb.explorations() lists them"
+        raise FsnbError(msg)
+    return _reopened(ExplorationResult.from_record(saved), None, None, {"db": db})
+
+
+def _reopened(
+    result: ExplorationResult, llm: str | LLM | None, model: str | None, options: dict[str, Any]
+) -> ExplorationResult:
+    """`result` with an explorer to follow it up: its backend and model unless given."""
+    from fsnb.errors import FsnbError
+
+    chosen = llm or result.backend
+    try:
+        result.explorer = _explorer(
+            result.folder, chosen, model or (result.model if llm is None else None), **options
+        )
+    except FsnbError:  # no key, or the folder is gone: it still renders; follow_up says so
+        result.explorer = None
+    return result
 
 
 def connect(db: str | Path | None = None) -> Any:

@@ -51,6 +51,9 @@ def _explorer(args: argparse.Namespace) -> Any:
     from fsnb.llm import get_llm
 
     check_question(args.task)  # before a key or a folder is needed
+    after = args.after = _continued(args)
+    if after is not None and args.llm == "auto":  # a follow-up keeps the run's backend
+        args.llm, args.model = after.backend, args.model or after.model
     args.llm, args.model = registry.split_id(args.llm, args.model)  # ollama:llama3.2
     return Explorer(
         args.folder,
@@ -65,6 +68,20 @@ def _explorer(args: argparse.Namespace) -> Any:
     )
 
 
+def _continued(args: argparse.Namespace) -> Any:
+    """With `--continue`: the last run recorded over the folder, to follow up."""
+    if not args.follow_up:
+        return None
+    from fsnb.agent.result import ExplorationResult
+    from fsnb.index.explorations import latest_run
+
+    saved = latest_run(args.db, args.folder)
+    if saved is None:
+        msg = f"no earlier exploration of {args.folder} to continue: run fsnb explore first"
+        raise FsnbError(msg)
+    return ExplorationResult.from_record(saved)
+
+
 def _explore(args: argparse.Namespace) -> int:
     if args.json:
         return _explore_json(args)
@@ -72,7 +89,7 @@ def _explore(args: argparse.Namespace) -> int:
 
     explorer = _explorer(args)
     view = ConsoleView()
-    result = explorer.run(args.task, on_event=view)
+    result = explorer.run(args.task, on_event=view, after=args.after)
     view.finish(result)
     return 1 if result.error else 0
 
@@ -84,7 +101,8 @@ def _explore_json(args: argparse.Namespace) -> int:
 
     seen: list[ev.Event] = []
     try:
-        result = _explorer(args).run(args.task, on_event=seen.append)
+        explorer = _explorer(args)
+        result = explorer.run(args.task, on_event=seen.append, after=args.after)
     except (Exception, KeyboardInterrupt) as exc:
         failed = _failed_run(args, seen, exc)
         print(json.dumps(failed, indent=2, default=str))
@@ -333,6 +351,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     explore.add_argument(
         "--json", action="store_true", help="print one JSON object: the answer, or the error"
+    )
+    explore.add_argument(
+        "-c",
+        "--continue",
+        dest="follow_up",
+        action="store_true",
+        help="a follow-up: continue the last exploration of the folder (kept in the index"
+        " file), with its backend unless --llm names one",
     )
     db_option(explore)
 

@@ -107,7 +107,11 @@ def summary_rows(result: ExplorationResult) -> list[tuple[str, str]]:
     return [
         ("backend", result.backend_note),
         ("LLM calls", f"{u.llm_calls} ({u.retries} retries)"),
-        ("tokens", f"{u.prompt_tokens:,} in · {u.completion_tokens + u.thinking_tokens:,} out"),
+        (
+            "tokens",
+            f"{u.prompt_tokens:,} in · {u.completion_tokens + u.thinking_tokens:,} out"
+            + (f" · {u.cached_tokens:,} cached" if u.cached_tokens else ""),
+        ),
         ("cost", f"${u.cost_usd:.4f}"),
         ("documents", f"{u.documents_scanned} scanned · {u.documents_parsed} parsed"),
         ("tool output", f"{u.tool_chars:,} characters sent to the LLM"),

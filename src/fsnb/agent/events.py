@@ -115,6 +115,7 @@ class UsageUpdate(Event):
     completion_tokens: int
     total_tokens: int
     cost_usd: float
+    cached_tokens: int = 0  # of prompt_tokens, served from the provider's prompt cache
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -1,4 +1,5 @@
-"""Size limits of what goes to the LLM: the question, and each tool result.
+"""Size limits of what goes to the LLM: the question, each tool result, and one call
+(the context budget, applied by `Conversation.messages()` with receipts).
 
 A question is checked (an empty one is refused) and a long one is cut in the middle with a
 note; a long tool result is cut with a note saying how to ask for the rest.
@@ -7,6 +8,11 @@ note; a long tool result is cut with a note saying how to ask for the rest.
 from __future__ import annotations
 
 from fsnb.errors import FsnbError
+
+#: Characters one LLM call may send by default (system prompt + messages, about 4,000
+#: tokens): enough for the prompt, a scan's receipt and one page of a document, so the
+#: shortest path of a single-document question stays well under 8,000 tokens in all.
+CONTEXT_CHARS = 16_000
 
 
 class EmptyQuestion(FsnbError, ValueError):

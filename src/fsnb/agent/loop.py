@@ -9,22 +9,25 @@ way finishes, then one last step asks the LLM for its answer from what was read.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Generator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from fsnb.agent import events as ev
 from fsnb.agent.citations import verify_citations
 from fsnb.agent.deadline import Interrupted, call_before
-from fsnb.agent.limits import check_question, cut_question, cut_result
+from fsnb.agent.limits import CONTEXT_CHARS, check_question, cut_question, cut_result
 from fsnb.agent.prompts import opening_message, system_prompt
-from fsnb.agent.result import CANCELLED, ExplorationResult
+from fsnb.agent.result import CANCELLED, ExplorationResult, new_id
 from fsnb.agent.usage import Usage, price_for
 from fsnb.documents import FolderDocuments, parse
 from fsnb.errors import AccessDenied, FsnbError
 from fsnb.index import Index
+from fsnb.index.explorations import record
 from fsnb.protocol import LLM, Action, Conversation, LLMError, ToolOutcome, Turn
 from fsnb.redact import mask_secrets, withheld_note
 from fsnb.security import Sandbox
@@ -42,6 +45,7 @@ _PHASES = {
     "list_indexed_documents": "search",
 }
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class Cancelled(FsnbError):
@@ -63,6 +67,7 @@ class Explorer:
         max_steps: int = 25,
         timeout_s: float = 300.0,
         max_result_chars: int = 15_000,
+        context_chars: int | None = CONTEXT_CHARS,
         max_question_chars: int | None = 4_000,
         ask: AskCallback | None = None,
         default_answer: str = "No answer was given; continue with your best judgement.",
@@ -81,12 +86,22 @@ class Explorer:
         self.max_steps = max_steps
         self.timeout_s = timeout_s
         self.max_result_chars = max_result_chars
+        # characters one LLM call may send; over it, older tool results become receipts
+        self.context_chars = context_chars
         self.max_question_chars = max_question_chars  # longer: the middle is cut, with a note
         self.ask = ask
         self.default_answer = default_answer
         self.registry = registry or agent_registry(use_index=use_index)
         self._cancel = threading.Event()
         self._finish = threading.Event()
+        self._documents: FolderDocuments | None = None
+
+    @property
+    def documents(self) -> FolderDocuments:
+        """The folder's documents, parsed once and shared by the runs of a thread."""
+        if self._documents is None:
+            self._documents = FolderDocuments(self.sandbox)
+        return self._documents
 
     @property
     def root(self) -> str:
@@ -109,10 +124,15 @@ class Explorer:
         return self._finish.is_set() or self._cancel.is_set()
 
     def run(
-        self, task: str, on_event: Callable[[ev.Event], None] | None = None
+        self,
+        task: str,
+        on_event: Callable[[ev.Event], None] | None = None,
+        *,
+        after: ExplorationResult | None = None,
     ) -> ExplorationResult:
-        """Run to the end and return the result; `on_event` sees each event as it happens."""
-        stream = self.events(task)
+        """Run to the end and return the result; `on_event` sees each event as it happens.
+        `after`: the run this one follows up (its thread, reads and citations go on)."""
+        stream = self.events(task, after=after)
         while True:
             try:
                 event = next(stream)
@@ -122,30 +142,53 @@ class Explorer:
                 on_event(event)
 
     def start(
-        self, task: str, on_event: Callable[[ev.Event], None] | None = None
+        self,
+        task: str,
+        on_event: Callable[[ev.Event], None] | None = None,
+        *,
+        after: ExplorationResult | None = None,
     ) -> ExplorationThread:
         """Run in a background thread; the handle waits for or cancels it."""
         check_question(task)
-        handle = ExplorationThread(self, task, on_event)
+        handle = ExplorationThread(self, task, on_event, after)
         handle.start()
         return handle
 
-    def events(self, task: str) -> Generator[ev.Event, None, ExplorationResult]:
+    def events(
+        self, task: str, *, after: ExplorationResult | None = None
+    ) -> Generator[ev.Event, None, ExplorationResult]:
         """Yield events as the exploration proceeds; return the result.
 
         An empty question raises `EmptyQuestion` here, before any event.
         """
         check_question(task)
-        return self._events(task)
+        return self._events(task, after)
 
-    def _events(self, task: str) -> Generator[ev.Event, None, ExplorationResult]:
+    def _events(
+        self, task: str, after: ExplorationResult | None
+    ) -> Generator[ev.Event, None, ExplorationResult]:
         self._cancel.clear()
         self._finish.clear()
-        return (yield from _Run(self, task).drive())
+        result = yield from _Run(self, task, after).drive()
+        self._keep(result)
+        return result
+
+    def _keep(self, result: ExplorationResult) -> None:
+        """Add the run to the `explorations` table of the DuckDB file; a file that cannot
+        be written (locked, damaged) costs the record, never the run."""
+        try:
+            record(self.db, result.to_record())
+        except Exception as exc:  # the answer matters more than its record
+            log.warning("exploration not recorded in %s: %s", self.db or "the index", exc)
 
 
 def _seconds(value: float) -> str:
     return f"{value:g}"
+
+
+def _now() -> str:
+    """The time now, in UTC, as ISO 8601."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _index_is_current(db: str | None, root: Path) -> bool:
@@ -160,13 +203,19 @@ def _index_is_current(db: str | None, root: Path) -> bool:
 class ExplorationThread(threading.Thread):
     """A background exploration: `result()` waits, `cancel()` stops it cleanly."""
 
-    def __init__(self, explorer: Explorer, task: str, on_event: Callable[[ev.Event], None] | None):
+    def __init__(
+        self,
+        explorer: Explorer,
+        task: str,
+        on_event: Callable[[ev.Event], None] | None,
+        after: ExplorationResult | None = None,
+    ):
         super().__init__(daemon=True, name="fsnb-explore")
-        self.explorer, self.task, self.on_event = explorer, task, on_event
+        self.explorer, self.task, self.on_event, self.after = explorer, task, on_event, after
         self._result: ExplorationResult | None = None
 
     def run(self) -> None:
-        self._result = self.explorer.run(self.task, self.on_event)
+        self._result = self.explorer.run(self.task, self.on_event, after=self.after)
 
     def cancel(self) -> None:
         self.explorer.cancel()
@@ -182,16 +231,19 @@ class ExplorationThread(threading.Thread):
 class _Run:
     """The state of one exploration."""
 
-    def __init__(self, explorer: Explorer, task: str) -> None:
+    def __init__(self, explorer: Explorer, task: str, after: ExplorationResult | None) -> None:
         self.x = explorer
         self.task = cut_question(task, explorer.max_question_chars)
+        self.after = after
         self.usage = Usage()
         self.events: list[ev.Event] = []
-        self.read_paths: set[str] = set()
+        # what the thread read so far counts for this run's citations
+        self.read_paths: set[str] = set(after.read_paths) if after else set()
         self.read_order: list[str] = []  # the same paths, in the order of their first read
         self.parsed_text: list[str] = []
         self.cwd = "."
         self.started = time.monotonic()
+        self.started_at = _now()
         self.deadline = self.started + explorer.timeout_s
         self.step = 0
         self.price = price_for(explorer.llm.model)
@@ -234,7 +286,9 @@ class _Run:
             system=system_prompt(x.registry.schemas()),
             opening=opening_message(self.task, self.ctx),
             tools=x.registry.schemas(),
-            documents=FolderDocuments(x.sandbox),
+            budget_chars=x.context_chars,
+            documents=x.documents,
+            earlier=self.after.thread if self.after else [],
         )
         answer, reason, citations, error = "", "", [], None
         stopping = False
@@ -278,6 +332,15 @@ class _Run:
             error=error,
             documents_read=list(self.read_order),
             stopped=stopping and not error,
+            turns=list(convo.turns),
+            earlier=list(convo.earlier),
+            read_paths=sorted(self.read_paths),
+            id=new_id(),
+            thread_id=self.after.thread_id if self.after else "",
+            parent_id=self.after.id if self.after else None,
+            started_at=self.started_at,
+            finished_at=_now(),
+            explorer=x,
         )
         if not error:
             answer_event = ev.Answer(
@@ -317,7 +380,11 @@ class _Run:
             stop = exc
         except LLMError as exc:
             self.usage.add_call(
-                exc.prompt_tokens, exc.completion_tokens, exc.thinking_tokens, self.price
+                exc.prompt_tokens,
+                exc.completion_tokens,
+                exc.thinking_tokens,
+                self.price,
+                exc.cached_tokens,
             )
             stop = _Stop(str(exc))
         except Exception as exc:  # a backend bug must end the run, not crash the caller
@@ -328,7 +395,11 @@ class _Run:
         if stop is not None or reply is None:
             raise stop or _Stop(f"the {x.llm.backend} backend returned nothing")
         self.usage.add_call(
-            reply.prompt_tokens, reply.completion_tokens, reply.thinking_tokens, self.price
+            reply.prompt_tokens,
+            reply.completion_tokens,
+            reply.thinking_tokens,
+            self.price,
+            reply.cached_tokens,
         )
         u = self.usage
         yield self.emit(
@@ -338,6 +409,7 @@ class _Run:
                 completion_tokens=u.completion_tokens + u.thinking_tokens,
                 total_tokens=u.total_tokens,
                 cost_usd=round(u.cost_usd, 6),
+                cached_tokens=u.cached_tokens,
             )
         )
         return reply.action

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import html
 import json
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+import os
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from fsnb.agent import events as ev
 from fsnb.agent.answer_html import answer_html
 from fsnb.agent.citations import Citation
+from fsnb.agent.thread import exchange_from_dict, exchange_to_dict, turn_from_dict, turn_to_dict
 from fsnb.agent.trace import COLUMNS as TRACE_COLUMNS
 from fsnb.agent.trace import TraceRow, trace_rows
 from fsnb.agent.usage import Usage
+from fsnb.errors import FsnbError
+from fsnb.protocol import Exchange, Turn
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -25,6 +32,25 @@ BACKEND_NOTES = {
     "offline": "offline extractive backend: passages selected from the documents, no LLM",
     "replay": "replay backend: scripted actions, no LLM",
 }
+#: The format of `ExplorationResult.save` files.
+SAVED_VERSION = 1
+
+
+class Continues(Protocol):
+    """What continues a thread (an `Explorer`)."""
+
+    def run(
+        self,
+        task: str,
+        on_event: Callable[[ev.Event], None] | None = None,
+        *,
+        after: ExplorationResult | None = None,
+    ) -> ExplorationResult: ...
+
+
+def new_id() -> str:
+    """A run's or thread's id."""
+    return uuid.uuid4().hex[:12]
 
 
 @dataclass
@@ -45,6 +71,23 @@ class ExplorationResult:
     documents_read: list[str] = field(default_factory=list)
     #: Stopped from outside, then answered from what was read.
     stopped: bool = False
+    #: This run's steps, as the LLM saw them.
+    turns: list[Turn] = field(default_factory=list)
+    #: The thread's earlier questions, oldest first (empty unless this run is a follow-up).
+    earlier: list[Exchange] = field(default_factory=list)
+    #: Every file read in the thread (citations are verified against these).
+    read_paths: list[str] = field(default_factory=list)
+    id: str = field(default_factory=new_id)
+    thread_id: str = ""
+    parent_id: str | None = None
+    started_at: str = ""
+    finished_at: str = ""
+    #: What `follow_up` continues with (the run's explorer; set by `fsnb.load` for a
+    #: saved run).
+    explorer: Continues | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.thread_id = self.thread_id or self.id
 
     @property
     def ok(self) -> bool:
@@ -56,6 +99,21 @@ class ExplorationResult:
         if self.error is None:
             return "done"
         return "cancelled" if self.error == CANCELLED else "error"
+
+    @property
+    def thread(self) -> list[Exchange]:
+        """The thread up to this run: the earlier exchanges, then this one."""
+        return [*self.earlier, Exchange(self.task, self.answer, list(self.turns))]
+
+    def follow_up(
+        self, question: str, on_event: Callable[[ev.Event], None] | None = None
+    ) -> ExplorationResult:
+        """Ask a follow-up question: the same backend and folder, this thread's questions,
+        answers and reads carried over (what was read is not scanned or parsed again)."""
+        if self.explorer is None:
+            msg = "this result has no explorer to continue with: reopen it with fsnb.load(path)"
+            raise FsnbError(msg)
+        return self.explorer.run(question, on_event, after=self)
 
     @property
     def backend_note(self) -> str:
@@ -98,6 +156,55 @@ class ExplorationResult:
 
     def to_json(self, **kwargs: Any) -> str:
         return json.dumps(self.to_dict(), default=str, **kwargs)
+
+    def to_record(self) -> dict[str, Any]:
+        """Everything `from_record` needs to rebuild the run (JSON-ready)."""
+        return {
+            "fsnb_exploration": SAVED_VERSION,
+            **{f: getattr(self, f) for f in _PLAIN},
+            "citations": [c.to_dict() for c in self.citations],
+            "usage": self.usage.to_dict(),
+            "events": [e.to_dict() for e in self.events],
+            "turns": [turn_to_dict(t) for t in self.turns],
+            "earlier": [exchange_to_dict(x) for x in self.earlier],
+        }
+
+    @classmethod
+    def from_record(cls, data: dict[str, Any]) -> ExplorationResult:
+        """The run `to_record` described; `FsnbError` for anything else."""
+        if not isinstance(data, dict) or data.get("fsnb_exploration") != SAVED_VERSION:
+            msg = f"not a saved exploration (version {SAVED_VERSION} of fsnb's format)"
+            raise FsnbError(msg)
+        try:
+            usage_names = {f.name for f in fields(Usage)}
+            return cls(
+                **{f: data[f] for f in _PLAIN if f in data},
+                citations=[Citation(**c) for c in data.get("citations", [])],
+                usage=Usage(**{k: v for k, v in data["usage"].items() if k in usage_names}),
+                events=[ev.Event.from_dict(e) for e in data.get("events", [])],
+                turns=[turn_from_dict(t) for t in data.get("turns", [])],
+                earlier=[exchange_from_dict(x) for x in data.get("earlier", [])],
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            msg = f"a damaged saved exploration: {type(exc).__name__}: {exc}"
+            raise FsnbError(msg) from None
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the run as JSON (`fsnb.load` reopens it); return the path."""
+        target = Path(path).expanduser()
+        target.write_text(json.dumps(self.to_record(), default=str, indent=1), encoding="utf-8")
+        return target
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> ExplorationResult:
+        """The run saved at `path`; `FsnbError` with one line for a missing or odd file."""
+        source = Path(path).expanduser()
+        try:
+            data = json.loads(source.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            msg = f"cannot read saved exploration {source}: {exc}"
+            raise FsnbError(msg) from None
+        return cls.from_record(data)
 
     def citations_df(self) -> pd.DataFrame:
         import pandas as pd
@@ -142,6 +249,13 @@ class ExplorationResult:
             f"<div class='fsnb-answer'>{body}</div>{table}"
             f"<p><i>{html.escape(self.summary())}</i></p></div>"
         )
+
+
+#: The fields saved as they are.
+_PLAIN = (
+    "task", "folder", "answer", "backend", "model", "error", "documents_read", "stopped",
+    "read_paths", "id", "thread_id", "parent_id", "started_at", "finished_at",
+)  # fmt: skip
 
 
 def _error_html(error: str) -> str:

@@ -33,7 +33,7 @@ import duckdb
 from fsnb.errors import FsnbError
 from fsnb.index.holders import held, lent, refusal
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: A write connection's commit that logs more than this checkpoints at once.
 CHECKPOINT_AT = "1MB"
 #: The shared scratchpad's schema (tables made by hand, outside any folder).
@@ -202,6 +202,28 @@ MIGRATIONS: list[str] = [
                coalesce(nullif(regexp_extract(path, '^(.*)/[^/]*$', 1), ''), '.') AS parent,
                sensitivity, mime, sha256
         FROM file_rows;
+    """,
+    # 7: every exploration run (`fsnb.index.explorations`): question, answer, citations,
+    # usage and events as JSON, the folder, backend and model, its thread and parent (times
+    # in UTC).
+    """
+    CREATE TABLE IF NOT EXISTS explorations (
+        id VARCHAR PRIMARY KEY,
+        thread_id VARCHAR NOT NULL,
+        parent_id VARCHAR,
+        folder VARCHAR NOT NULL,
+        question VARCHAR NOT NULL,
+        answer VARCHAR NOT NULL,
+        error VARCHAR,
+        backend VARCHAR NOT NULL,
+        model VARCHAR NOT NULL,
+        started_at TIMESTAMP,
+        finished_at TIMESTAMP,
+        citations JSON,
+        usage JSON,
+        events JSON,
+        saved JSON NOT NULL
+    );
     """,
 ]
 

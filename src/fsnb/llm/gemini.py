@@ -130,6 +130,7 @@ class GeminiLLM:
                 prompt_tokens=(usage and usage.prompt_token_count) or 0,
                 completion_tokens=(usage and usage.candidates_token_count) or 0,
                 thinking_tokens=(usage and usage.thoughts_token_count) or 0,
+                cached_tokens=(usage and usage.cached_content_token_count) or 0,
                 problem=problem,
             )
 

@@ -243,10 +243,12 @@ def _completion(response: ChatCompletion) -> Completion:
     usage = response.usage
     details = getattr(usage, "completion_tokens_details", None)  # openai >= 1.47
     thinking = getattr(details, "reasoning_tokens", None) or 0
+    cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None) or 0
     tokens = {
         "prompt_tokens": (usage.prompt_tokens if usage else 0) or 0,
         "completion_tokens": max(0, ((usage.completion_tokens if usage else 0) or 0) - thinking),
         "thinking_tokens": thinking,
+        "cached_tokens": cached,
     }
     if not response.choices:
         return Completion("", problem="empty reply (no choices)", **tokens)

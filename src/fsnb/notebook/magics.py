@@ -197,6 +197,13 @@ class ExploreMagics(Magics, Configurable):
     @argument("--timeout", type=float, default=None, help="wall-clock budget in seconds")
     @argument("--db", default=None, help="index file")
     @argument("--wait", action="store_true", help="block until the answer is there")
+    @argument(
+        "-c",
+        "--continue",
+        dest="follow_up",
+        action="store_true",
+        help="a follow-up: continue the last exploration (_explore) in its folder",
+    )
     @argument("-o", "--out", default=None, help="variable that receives the ExplorationResult")
     @argument(
         "-f",
@@ -214,11 +221,17 @@ class ExploreMagics(Magics, Configurable):
         Line form: `%explore FOLDER question words... [options]`. `$name` and `{expression}`
         take Python values, as in IPython's `!` lines (`$$` and `{{ }}` stay literal).
         The run goes on in the background unless `--wait` or `-f`; `_explore` (and
-        `-o VAR`) receive the ExplorationResult when it ends.
+        `-o VAR`) receive the ExplorationResult when it ends. `--continue` (`-c`) asks a
+        follow-up of `_explore`, in its folder (then FOLDER is left out).
         """
         args = _parse(self.explore, line)
         if args is None:  # -h: the help was printed
             return None
+        if args.follow_up:
+            args.words = [w for w in (args.folder, *args.words) if w != "."]
+            if cell is None and not args.words:
+                msg = "%explore -c needs a question after it (or %%explore -c with a cell)"
+                raise UsageError(msg)
         if cell is not None and args.words:
             msg = "%%explore takes the question from the cell body; the line has only FOLDER"
             raise UsageError(msg)
@@ -351,14 +364,14 @@ class ExploreMagics(Magics, Configurable):
         from fsnb.notebook.widget import ExplorePanel
 
         out = _name(args.out)
-        folder = _folder(args.folder, self.shell)
-        explorer = self._explorer(folder, args)
-        self.panel = panel = ExplorePanel(folder=folder_label(folder))
+        explorer, after = self._explorer_for(args)
+        self.panel = panel = ExplorePanel(folder=folder_label(explorer.root))
         panel.attach(
             explorer,
             question,
             ask_timeout_s=self.ask_timeout_s,
             on_done=lambda result: self._bind(result, out),
+            after=after,
         )
         if not args.wait:
             return panel
@@ -379,7 +392,8 @@ class ExploreMagics(Magics, Configurable):
         from fsnb.notebook.kernel_thread import noting_interrupts
 
         out = _name(args.out)
-        run = self._explorer(_folder(args.folder, self.shell), args).start(question)
+        explorer, after = self._explorer_for(args)
+        run = explorer.start(question, after=after)
         with noting_interrupts() as interrupted:
             while run.is_alive() and not interrupted.is_set():
                 run.join(0.1)
@@ -398,6 +412,28 @@ class ExploreMagics(Magics, Configurable):
         self._ns["_explore"] = result
         if out:
             self._ns[out] = result
+
+    def _explorer_for(self, args: argparse.Namespace) -> tuple[Explorer, ExplorationResult | None]:
+        """The explorer of this run, and with `--continue` the run it follows up (whose
+        explorer goes on, keeping its parsed documents, unless options name another)."""
+        if not args.follow_up:
+            return self._explorer(_folder(args.folder, self.shell), args), None
+        from fsnb.agent.loop import Explorer
+        from fsnb.agent.result import ExplorationResult
+
+        after = self._ns.get("_explore")
+        if not isinstance(after, ExplorationResult):
+            msg = "nothing to continue: --continue follows up _explore, set by %%explore"
+            raise UsageError(msg)
+        chosen = (args.llm, args.model, args.base_url, args.max_steps, args.timeout, args.db)
+        explorer = after.explorer
+        if (
+            not isinstance(explorer, Explorer)
+            or args.use_index
+            or any(c is not None for c in chosen)
+        ):
+            explorer = self._explorer(after.folder, args)
+        return explorer, after
 
     def _explorer(self, folder: str, args: argparse.Namespace) -> Explorer:
         from fsnb.agent.loop import Explorer

@@ -101,6 +101,8 @@ class ExplorePanel(anywidget.AnyWidget):
     usage = t.Dict().tag(sync=True)
     error = t.Unicode("").tag(sync=True)
     question = t.Unicode("").tag(sync=True)
+    #: A follow-up's earlier questions and answers, oldest first: {question, answer_html}.
+    thread = t.List(t.Dict()).tag(sync=True)
     documents = t.Dict().tag(sync=True)  # the first page of the index's documents
     tables = t.Dict().tag(sync=True)  # the first page of the scratchpad's tables
 
@@ -143,12 +145,14 @@ class ExplorePanel(anywidget.AnyWidget):
         answer_questions: bool = True,
         ask_timeout_s: float = 600.0,
         on_done: Callable[[ExplorationResult], None] | None = None,
+        after: ExplorationResult | None = None,
     ) -> ExplorePanel:
         """Run `explorer` on `task` in a background thread, showing its events here.
 
         With `answer_questions`, the agent's questions wait (up to `ask_timeout_s`) for an
         answer typed in the panel; `on_done` gets the result on the kernel's thread, before
-        the status turns final.
+        the status turns final. `after`: the run this one follows up (its thread is shown
+        above the question).
         """
         if self.running:
             msg = "this panel is already showing a running exploration"
@@ -159,6 +163,8 @@ class ExplorePanel(anywidget.AnyWidget):
         if answer_questions and explorer.ask is None:
             explorer.ask = self._ask
         self._ended.clear()
+        earlier = after.thread if after else []
+        thread = [{"question": x.question, "answer_html": answer_html(x.answer)} for x in earlier]
 
         def start() -> None:
             with self.hold_sync():
@@ -167,10 +173,14 @@ class ExplorePanel(anywidget.AnyWidget):
                 self.trace, self.answer, self.answer_html, self.citations = [], "", "", []
                 self.usage = {}
                 self.error, self.question, self.status = "", "", "running"
+                self.thread = thread
 
         kernel_thread.post(start)
         self._thread = threading.Thread(
-            target=self._drive, args=(explorer, task, on_done), daemon=True, name="fsnb-panel"
+            target=self._drive,
+            args=(explorer, task, on_done, after),
+            daemon=True,
+            name="fsnb-panel",
         )
         self._thread.start()
         return self
@@ -238,11 +248,12 @@ class ExplorePanel(anywidget.AnyWidget):
         explorer: Explorer,
         task: str,
         on_done: Callable[[ExplorationResult], None] | None,
+        after: ExplorationResult | None = None,
     ) -> None:
         """The worker thread: run, then post the end (and the tabs' first pages)."""
         try:
             try:
-                result = explorer.run(task, on_event=self._on_event)
+                result = explorer.run(task, on_event=self._on_event, after=after)
             except Exception as exc:  # a bug must show in the panel, not vanish in a thread
                 log.exception("fsnb: the exploration failed")
                 error = f"{type(exc).__name__}: {exc}"

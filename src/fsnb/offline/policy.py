@@ -32,7 +32,7 @@ from fsnb.offline.answer import Reading, candidates, extractive_answer
 from fsnb.offline.corpus import Corpus, build_corpus
 from fsnb.offline.file_questions import file_answer, file_question
 from fsnb.offline.passages import score_unit, select
-from fsnb.offline.progress import Progress, read_so_far, search_hits
+from fsnb.offline.progress import Progress, earlier_turns, read_so_far, scanned, search_hits
 from fsnb.offline.ranking import Ranked
 from fsnb.offline.references import Reference, find_references, resolve
 from fsnb.offline.table_questions import table_step
@@ -76,7 +76,8 @@ class OfflineLLM:
             if not turns:
                 reason = f"Files: the question is about the files themselves; ask {asked.tool}."
                 return Reply(Action.call(asked.tool, reason, **asked.arguments))
-        if not conversation.turns:
+        earlier = earlier_turns(conversation)
+        if not conversation.turns and not scanned(earlier):
             reason = "Scan: preview every document in the folder before choosing what to read."
             return Reply(Action.call("scan_folder", reason, folder="."))
         corpus = self._corpus(documents, conversation.task)
@@ -89,7 +90,7 @@ class OfflineLLM:
             reason = "Search: the folder is indexed; find the passages that match the question."
             k = self.tuning.search_hits
             return Reply(Action.call("semantic_search", reason, query=conversation.task, k=k))
-        progress = read_so_far(conversation.turns, corpus.docs)
+        progress = read_so_far(conversation.turns, corpus.docs, earlier)
         if not conversation.last_step and progress.reads < self.tuning.max_reads:
             step = self._next_read(corpus, progress, searched or [])
             if step is not None:

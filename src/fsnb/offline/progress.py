@@ -3,13 +3,13 @@ the documents a search found, and the characters of each document the reads show
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from fsnb.documents import Document
-from fsnb.protocol import Turn
+from fsnb.protocol import Conversation, Turn
 from fsnb.tools.files import PAGE_CHARS
 
 #: Tools that show a range of a document's text.
@@ -33,6 +33,16 @@ class Progress:
         return list(self.ranges)
 
 
+def earlier_turns(conversation: Conversation) -> list[Turn]:
+    """The steps of the thread's earlier exchanges, oldest first."""
+    return [turn for exchange in conversation.earlier for turn in exchange.turns]
+
+
+def scanned(turns: Sequence[Turn]) -> bool:
+    """Whether one of these steps scanned the folder."""
+    return any(t.ok and t.action.tool == "scan_folder" for t in turns)
+
+
 def search_hits(turns: list[Turn]) -> list[str] | None:
     """The documents the run's `semantic_search` found, best first (None: no search yet)."""
     for turn in turns:
@@ -42,18 +52,21 @@ def search_hits(turns: list[Turn]) -> list[str] | None:
     return None
 
 
-def read_so_far(turns: list[Turn], docs: Mapping[str, Document]) -> Progress:
+def read_so_far(
+    turns: list[Turn], docs: Mapping[str, Document], earlier: Sequence[Turn] = ()
+) -> Progress:
     """The ranges of each document that reads have shown: the range a read's outcome
-    reports (else the one its arguments asked for), less what the size budget cut off."""
+    reports (else the one its arguments asked for), less what the size budget cut off.
+    `earlier`: the thread's earlier steps, whose ranges count but whose reads do not."""
     progress = Progress()
-    for turn in turns:
+    for n, turn in enumerate([*earlier, *turns]):
         action = turn.action
         if action.kind != "tool_call" or action.tool not in READS:
             continue
         args = action.arguments()
         shown = turn.outcome.data if turn.outcome else {}
         path = _known(str(shown.get("path") or args.get("path", "")), docs)
-        progress.reads += 1
+        progress.reads += n >= len(earlier)
         if not turn.ok or path not in docs:
             progress.failed.add(path)
             continue

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 from fsnb.errors import FsnbError
 from fsnb.protocol.action import Action
 from fsnb.protocol.outcome import ToolOutcome
+from fsnb.protocol.receipts import SHORT, exchange_receipt, receipt
 
 if TYPE_CHECKING:
     from fsnb.documents.model import Document
@@ -27,11 +28,13 @@ class LLMError(FsnbError):
         prompt_tokens: int = 0,
         completion_tokens: int = 0,
         thinking_tokens: int = 0,
+        cached_tokens: int = 0,
     ) -> None:
         super().__init__(message)
         self.prompt_tokens = prompt_tokens
         self.completion_tokens = completion_tokens
         self.thinking_tokens = thinking_tokens
+        self.cached_tokens = cached_tokens
 
 
 class MissingKey(LLMError):
@@ -98,27 +101,66 @@ class Conversation:
     #: The thread's earlier questions, oldest first: empty unless this is a follow-up.
     earlier: list[Exchange] = field(default_factory=list)
 
+    #: Characters one call may send (system prompt + messages); None: no budget. Over it,
+    #: the oldest tool results become receipts, never the latest one.
+    budget_chars: int | None = None
+    #: Tool results of the last `keep_turns` turns are always shown whole.
+    keep_turns: int = 2
+
     def messages(self) -> list[Message]:
-        """The chat transcript: opening, then each action (assistant) and its result (user)."""
-        out = [Message("user", self.opening)]
-        for turn in self.turns:
-            out.append(Message("assistant", turn.action.model_dump_json(exclude_defaults=True)))
-            out.append(Message("user", turn.result))
+        """The chat transcript: opening (after receipts of the thread's earlier questions),
+        then each action (assistant) and its result (user). Results the model has moved on
+        from (older than `keep_turns`, or the oldest ones while over `budget_chars`) are
+        replaced by receipts that say what was left out and how to see it again."""
+        results = [turn.result for turn in self.turns]
+        last = len(results) - 1
+        for i in range(last + 1 - self.keep_turns):
+            results[i] = self._receipt(i)
+        actions = [t.action.model_dump_json(exclude_defaults=True) for t in self.turns]
+        opening = self._opening()
+        size = len(self.system) + len(opening) + sum(map(len, actions)) + sum(map(len, results))
+        for i in range(last):  # over the budget: the oldest results first, never the last
+            if self.budget_chars is None or size <= self.budget_chars:
+                break
+            short = self._receipt(i)
+            size -= len(results[i]) - len(short)
+            results[i] = short
+        out = [Message("user", opening)]
+        for action, result in zip(actions, results, strict=True):
+            out.append(Message("assistant", action))
+            out.append(Message("user", result))
         if self.last_step:
             out.append(
                 Message("user", "This is your last step: reply with kind=stop and your answer.")
             )
         return out
 
+    def _receipt(self, index: int) -> str:
+        turn = self.turns[index]
+        if len(turn.result) <= SHORT or not turn.action.tool:
+            return turn.result
+        short = receipt(turn, self.task)
+        return short if len(short) < len(turn.result) else turn.result
+
+    def _opening(self) -> str:
+        if not self.earlier:
+            return self.opening
+        thread = "\n\n".join(exchange_receipt(n, x) for n, x in enumerate(self.earlier, 1))
+        return (
+            f"This question follows earlier ones of the same thread.\n\n{thread}\n\n{self.opening}"
+        )
+
 
 @dataclass
 class Reply:
-    """A backend's reply: the next action and what the call cost in tokens."""
+    """A backend's reply: the next action and what the call cost in tokens
+    (`cached_tokens`: the part of `prompt_tokens` served from the provider's cache)."""
 
     action: Action
     prompt_tokens: int = 0
     completion_tokens: int = 0
     thinking_tokens: int = 0
+    cached_tokens: int = 0
 
 
 @dataclass
@@ -129,6 +171,7 @@ class JsonReply:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     thinking_tokens: int = 0
+    cached_tokens: int = 0
 
 
 Notify = Callable[[str], None]

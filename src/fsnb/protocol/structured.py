@@ -116,6 +116,7 @@ class Completion:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     thinking_tokens: int = 0
+    cached_tokens: int = 0  # of prompt_tokens, served from the provider's prompt cache
     problem: str | None = None
 
 
@@ -140,11 +141,15 @@ def ask_for_json(
     summed into the JsonReply, or into the LLMError raised when no valid reply came.
     """
     messages = list(messages)
-    tokens = [0, 0, 0]
+    tokens = [0, 0, 0, 0]
 
     def failed(message: str) -> LLMError:
         return LLMError(
-            message, prompt_tokens=tokens[0], completion_tokens=tokens[1], thinking_tokens=tokens[2]
+            message,
+            prompt_tokens=tokens[0],
+            completion_tokens=tokens[1],
+            thinking_tokens=tokens[2],
+            cached_tokens=tokens[3],
         )
 
     for attempt in range(max_invalid + 1):
@@ -154,10 +159,12 @@ def ask_for_json(
             tokens[0] += exc.prompt_tokens
             tokens[1] += exc.completion_tokens
             tokens[2] += exc.thinking_tokens
+            tokens[3] += exc.cached_tokens
             raise failed(str(exc)) from None
         tokens[0] += completion.prompt_tokens
         tokens[1] += completion.completion_tokens
         tokens[2] += completion.thinking_tokens
+        tokens[3] += completion.cached_tokens
         problem = completion.problem
         if problem is None:
             try:
@@ -181,4 +188,10 @@ def ask_for_action(
     reply = ask_for_json(
         ask, messages, notify, read=read_action, backend=backend, max_invalid=max_invalid
     )
-    return Reply(reply.value, reply.prompt_tokens, reply.completion_tokens, reply.thinking_tokens)
+    return Reply(
+        reply.value,
+        reply.prompt_tokens,
+        reply.completion_tokens,
+        reply.thinking_tokens,
+        reply.cached_tokens,
+    )

@@ -201,8 +201,10 @@ export default {
     const usage = h("div", { class: "fsnb-usage", "data-testid": "fsnb-usage" });
     const tabs = h("nav", { class: "fsnb-tabs", role: "tablist" });
     const body = h("div", { class: "fsnb-tab-body" });
+    // A follow-up's earlier questions and answers, oldest first, folded above the question.
+    const thread = h("details", { class: "fsnb-thread", "data-testid": "fsnb-thread" });
     const panel = h("div", { class: "fsnb-panel", "data-testid": "fsnb-panel" },
-      header, ask, error, h("section", { class: "fsnb-answer-wrap" }, answer, box, sources), usage, tabs, body);
+      thread, header, ask, error, h("section", { class: "fsnb-answer-wrap" }, answer, box, sources), usage, tabs, body);
     el.replaceChildren(panel);
 
     // The passage box opens right under the block that holds the clicked marker.
@@ -282,6 +284,17 @@ export default {
       error.replaceChildren(...(message ? [icon("warn"), ` ${message}`] : []));
     }
 
+    function renderThread() {
+      const earlier = model.get("thread") || [];
+      thread.hidden = !earlier.length;
+      thread.replaceChildren(h("summary", { text: `${earlier.length} earlier question${earlier.length === 1 ? "" : "s"} in this thread` }),
+        ...earlier.map((x) => {
+          const said = h("div", { class: "fsnb-thread-answer" });
+          said.innerHTML = x.answer_html || ""; // safe HTML, rendered in Python
+          return h("div", { class: "fsnb-thread-item" }, h("div", { class: "fsnb-thread-question", text: x.question }), said);
+        }));
+    }
+
     function renderAsk() {
       const q = model.get("question");
       ask.hidden = !q;
@@ -307,7 +320,9 @@ export default {
     function renderUsage() {
       const u = model.get("usage") || {};
       const tokens = u.total_tokens ?? (u.prompt_tokens || 0) + (u.completion_tokens || 0);
-      const parts = [`${fmtInt(u.llm_calls)} LLM calls`, `${fmtInt(tokens)} tokens`, `$${Number(u.cost_usd || 0).toFixed(4)}`];
+      const parts = [`${fmtInt(u.llm_calls)} LLM calls`, `${fmtInt(tokens)} tokens`];
+      if (u.cached_tokens) parts.push(`${fmtInt(u.cached_tokens)} cached`);
+      parts.push(`$${Number(u.cost_usd || 0).toFixed(4)}`);
       if (u.documents_scanned !== undefined) parts.push(`${fmtInt(u.documents_scanned)} scanned`, `${fmtInt(u.documents_parsed)} parsed`);
       parts.push(`${Number(u.wall_s || 0).toFixed(1)} s`);
       usage.textContent = parts.join(" · ");
@@ -451,6 +466,7 @@ export default {
     const handlers = [
       ["change:task change:folder change:backend change:model change:status change:error", () => { renderHeader(); renderUsage(); if (tab === "trace") renderBody(); }],
       ["change:question", renderAsk],
+      ["change:thread", renderThread],
       ["change:answer_html change:citations", () => { contexts.clear(); renderAnswer(); }],
       ["change:usage", renderUsage],
       ["change:trace", () => { if (tab === "trace" || (tab === "scratchpad" && !scratchTable)) renderBody(); }],
@@ -458,7 +474,7 @@ export default {
     ];
     const each = (names, fn, method) => { for (const name of names.split(" ")) model[method](name, fn); };
     for (const [names, fn] of handlers) each(names, fn, "on");
-    renderHeader(); renderAsk(); renderAnswer(); renderUsage(); renderTabs(); renderBody();
+    renderThread(); renderHeader(); renderAsk(); renderAnswer(); renderUsage(); renderTabs(); renderBody();
 
     return () => {
       for (const [names, fn] of handlers) each(names, fn, "off");
