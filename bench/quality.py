@@ -6,10 +6,19 @@ For every `data/<corpus>/questions.json`, each question is explored with
 - fact_recall: share of the expected facts whose text occurs in the answer (case and
   whitespace ignored; the answer body only, not the appended list of sources);
 - source_recall: share of the expected source files among the cited paths;
-- citations_verified: share of the answer's citations that the loop verified.
+- citations_verified: share of the answer's citations that the loop verified;
+- first_sentence: whether the answer's first sentence alone holds every expected fact;
+- answer_chars: the answer's length in characters;
+- not_found: for a question whose answer the corpus does not hold (`"expect":
+  "not_found"`, level "absent"), whether the answer says the documents do not state it.
 
+Each corpus and all of them together ("overall") get the means, the share of absent
+questions answered "not found" (not_found_accuracy), and answer length mean and p90.
 Targets (offline backend): fact recall >= 0.8 and source recall >= 0.9 on the "single"
-questions of test_acquisition and large_acquisition. Every other figure is reported as is.
+questions of test_acquisition and large_acquisition; over the single questions of every
+corpus, fact recall >= 0.9, mean answer length <= 800 characters and the first sentence
+holding the facts in >= 80% of answers; not-found accuracy >= 0.9. Every other figure is
+reported as is.
 Each corpus's .fsnbignore keeps its questions.json out of the exploration. Each run
 uses a fresh, empty parse cache unless --warm is given. `--tuning key=value` (repeatable)
 changes one number of the offline strategy (`fsnb.offline.Tuning`); the JSON says which
@@ -24,7 +33,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
+import re
 import sys
 import tempfile
 import time
@@ -34,6 +45,7 @@ from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before fsnb: nothing may reach the model hub
 from fsnb.offline import Tuning
+from fsnb.segments import Span, sentences
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 TARGETS = {"fact_recall": 0.8, "source_recall": 0.9}
@@ -45,13 +57,40 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+#: How an answer says the documents do not hold what was asked.
+NOT_FOUND = re.compile(
+    r"\b(?:do(?:es)? not (?:state|say|mention|contain|hold|give)|could not find|"
+    r"(?:is|are) not (?:stated|mentioned|given|found)|no (?:document|passage)s? "
+    r"(?:state|states|mention|mentions|say|says))\b",
+    re.IGNORECASE,
+)
+#: Issue 14's targets, over the single questions of every corpus and the absent ones.
+ANSWER_TARGETS = {
+    "fact_recall": (0.9, ">="),
+    "first_sentence": (0.8, ">="),
+    "answer_chars_mean": (800, "<="),
+    "not_found_accuracy": (0.9, ">="),
+}
+
+
+def first_sentence(answer: str) -> str:
+    """The answer's first sentence: its first non-empty line, up to the first full stop
+    that ends a sentence there."""
+    line = next((ln.strip() for ln in answer.splitlines() if ln.strip()), "")
+    parts = sentences(line, Span(0, len(line), "text"))
+    return line[parts[0].start : parts[0].end] if parts else line
+
+
 def score_question(item: dict[str, Any], result: Any) -> dict[str, Any]:
     """The figures for one question from its exploration result."""
     answer = _norm(result.answer)
     facts = item["facts"]
     missing = [f["text"] for f in facts if _norm(f["text"]) not in answer]
+    opening = _norm(first_sentence(result.answer))
     cited = {c.path for c in result.citations}
     sources = item["sources"]
+    absent = item.get("expect") == "not_found"
+    said_not_found = bool(NOT_FOUND.search(result.answer))
     return {
         "fact_recall": round(1 - len(missing) / len(facts), 3) if facts else None,
         "source_recall": (
@@ -62,6 +101,11 @@ def score_question(item: dict[str, Any], result: Any) -> dict[str, Any]:
             if result.citations
             else None
         ),
+        "first_sentence": (
+            float(all(_norm(f["text"]) in opening for f in facts)) if facts else None
+        ),
+        "answer_chars": len(result.answer),
+        "not_found": float(said_not_found) if absent else None,
         "citations": len(result.citations),
         "missing_facts": missing,
         "error": result.error,
@@ -73,30 +117,44 @@ def _mean(rows: list[dict[str, Any]], key: str) -> float | None:
     return round(mean(values), 3) if values else None
 
 
+def _p90(values: list[int]) -> int | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(0.9 * len(ordered)) - 1)]
+
+
+def figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Means over questions that have the figure, answer length mean and p90."""
+    answered = [r for r in rows if r["level"] != "absent"]
+    lengths = [r["answer_chars"] for r in answered]
+    return {
+        "fact_recall": _mean(answered, "fact_recall"),
+        "source_recall": _mean(answered, "source_recall"),
+        "first_sentence": _mean(answered, "first_sentence"),
+        "answer_chars_mean": round(mean(lengths)) if lengths else None,
+        "answer_chars_p90": _p90(lengths),
+        "not_found_accuracy": _mean(rows, "not_found"),
+        "n": len(rows),
+    }
+
+
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Per-corpus figures: means over questions, citations verified over all citations."""
     citations = sum(r["citations"] for r in rows)
     verified = sum((r["citations_verified"] or 0) * r["citations"] for r in rows)
     levels = sorted({r["level"] for r in rows})
     return {
-        "fact_recall": _mean(rows, "fact_recall"),
-        "source_recall": _mean(rows, "source_recall"),
+        **figures(rows),
         "citations_verified": round(verified / citations, 3) if citations else None,
         "mean_steps": _mean(rows, "steps"),
         "mean_seconds": _mean(rows, "seconds"),
-        "by_level": {
-            level: {
-                "fact_recall": _mean([r for r in rows if r["level"] == level], "fact_recall"),
-                "source_recall": _mean([r for r in rows if r["level"] == level], "source_recall"),
-                "n": sum(r["level"] == level for r in rows),
-            }
-            for level in levels
-        },
+        "by_level": {level: figures([r for r in rows if r["level"] == level]) for level in levels},
     }
 
 
-def targets(corpora: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Each target with the figure reached on each corpus it applies to, and whether met."""
+def targets(corpora: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each target with the figure reached, and whether it is met."""
     out: dict[str, Any] = {}
     for metric, goal in TARGETS.items():
         reached = {
@@ -109,6 +167,13 @@ def targets(corpora: dict[str, dict[str, Any]]) -> dict[str, Any]:
             "reached": reached,
             "met": bool(reached) and all(v is not None and v >= goal for v in reached.values()),
         }
+    single = figures([r for r in rows if r["level"] == TARGET_LEVEL])
+    absent = figures([r for r in rows if r["level"] == "absent"])
+    for metric, (goal, way) in ANSWER_TARGETS.items():
+        value = (absent if metric == "not_found_accuracy" else single)[metric]
+        met = value is not None and (value >= goal if way == ">=" else value <= goal)
+        name = metric if metric == "not_found_accuracy" else f"all_single_{metric}"
+        out[name] = {"target": f"{way} {goal}", "reached": value, "met": met}
     return out
 
 
@@ -143,7 +208,8 @@ def run(data: Path, names: list[str] | None, tuning: Tuning | None = None) -> di
             corpus_rows.append(row)
             print(
                 f"{folder.name} {item['id']}: facts {row['fact_recall']}, "
-                f"sources {row['source_recall']}, {seconds:.1f} s",
+                f"sources {row['source_recall']}, first {row['first_sentence']}, "
+                f"not found {row['not_found']}, {row['answer_chars']} chars, {seconds:.1f} s",
                 file=sys.stderr,
             )
         corpora[folder.name] = summarize(corpus_rows)
@@ -154,9 +220,10 @@ def run(data: Path, names: list[str] | None, tuning: Tuning | None = None) -> di
             row.pop("error")
     return {
         "tuning": dataclasses.asdict(llm.tuning),
+        "overall": figures(rows),
         "corpora": corpora,
         "questions": rows,
-        "targets": targets(corpora),
+        "targets": targets(corpora, rows),
     }
 
 

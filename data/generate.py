@@ -46,7 +46,7 @@ def _summary(result: CorpusResult, root: Path) -> str:
             f"  PDFs: {len(pdf_pages)}, pages: {sum(pdf_pages.values())} "
             f"(min {min(pdf_pages.values())}, max {max(pdf_pages.values())})"
         )
-    level_text = ", ".join(f"{lvl} {levels[lvl]}" for lvl in ("single", "cross", "multi"))
+    level_text = ", ".join(f"{lvl} {levels[lvl]}" for lvl in ("single", "cross", "multi", "absent"))
     lines.append(f"  questions: {len(result.questions)} ({level_text})")
     lines += [f"  {note}" for note in result.notes]
     return "\n".join(lines)

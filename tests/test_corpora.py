@@ -34,10 +34,13 @@ def test_questions_are_well_formed(corpus: str):
     questions = _questions(corpus)
     assert len(questions) >= MINIMUM_QUESTIONS[corpus]
     levels = {q["level"] for q in questions}
-    assert levels <= {"single", "cross", "multi"} and "single" in levels
+    assert levels <= {"single", "cross", "multi", "absent"} and "single" in levels
     assert sum(q["level"] == "single" for q in questions) >= 4
+    assert sum(q.get("expect") == "not_found" for q in questions) >= 3
     for q in questions:
-        assert q["facts"], q["id"]
+        absent = q["level"] == "absent"
+        assert absent == (q.get("expect") == "not_found"), q["id"]
+        assert bool(q["facts"]) != absent, q["id"]
         assert sorted({f["source"] for f in q["facts"]}) == sorted(q["sources"]), q["id"]
         for source in q["sources"]:
             assert (DATA / corpus / source).is_file(), source

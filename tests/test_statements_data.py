@@ -91,7 +91,9 @@ def test_some_statements_run_over_two_pages(truth: pd.DataFrame, docs: dict[str,
 
 
 def test_answers_match_the_ground_truth(truth: pd.DataFrame):
-    answers = {qid: item["answer"]["value"] for qid, item in _questions().items()}
+    answers = {
+        qid: item["answer"]["value"] for qid, item in _questions().items() if "answer" in item
+    }
     march = truth[truth.month == "2025-03"]
     assert answers["stmt-01"] == round(march[march.category == "Dining"].amount.sum(), 2)
     assert answers["stmt-02"] == int((truth.month == "2025-12").sum())
@@ -109,6 +111,9 @@ def test_question_facts_are_in_the_parsed_statements(docs: dict[str, Document]):
     questions = _questions()
     assert len(questions) >= 6
     for item in questions.values():
+        if item.get("expect") == "not_found":
+            assert not item["facts"] and not item["sources"], item["id"]
+            continue
         assert item["facts"] and item["answer"]["text"]
         for fact in item["facts"]:
             text = " ".join(docs[fact["source"]].text.split())

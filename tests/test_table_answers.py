@@ -135,7 +135,7 @@ def test_a_question_the_tables_do_not_answer_reads_passages(orders, tmp_path):
     assert "travel" not in " ".join(c.quote.lower() for c in unknown.citations)
     prose = _explore("Which orders need the approval of a director?", orders, tmp_path / "i.db")
     assert "extract_tables" not in _tools(prose)
-    assert "Every order above €500 needs the approval of a director." in prose.answer
+    assert "Every order above €500 needs the approval of a director" in prose.answer
 
 
 def test_the_statements_subscriptions_of_2025(tmp_path):

@@ -11,7 +11,7 @@ from .common import CorpusResult
 from .filler import FillerContext, filler_sections
 from .large_meta import BY_KEY, LARGE_DOCS, D, LargeDocMeta
 from .pdf import Block, PdfDoc, write_pdf
-from .questions import Question, q
+from .questions import Question, absent, q
 
 NAME = "large_acquisition"
 BodyFn = Callable[[], tuple[list[str], list[Block]]]
@@ -310,5 +310,12 @@ def questions() -> list[Question]:
             ("April 1, 2026", _f("19")),
             ("April 1, 2027", _f("19")),
             ("$3,500,000", _f("19")),
+        ),
+        absent("large-24", "What is InnovateTech's annual employee turnover rate?"),
+        absent("large-25", "What did the cybersecurity penetration test of InnovateTech find?"),
+        absent("large-26", "Who is InnovateTech's Chief Marketing Officer?"),
+        absent(
+            "large-27",
+            "What does the environmental impact study say about InnovateTech's data centers?",
         ),
     ]

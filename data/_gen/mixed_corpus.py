@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .common import CorpusResult
 from .office import save_office
-from .questions import Question, q
+from .questions import Question, absent, q
 
 NAME = "mixed"
 FIXED_DATE = dt.datetime(2025, 6, 1, 9, 0, 0)
@@ -478,4 +478,7 @@ def questions() -> list[Question]:
             ("15 months", PPTX),
             ("$1.6 million", XLSX),
         ),
+        absent("mixed-12", "What warranty period applies to the Crawler robot's batteries?"),
+        absent("mixed-13", "Which firm audits Bluefin's financial statements?"),
+        absent("mixed-14", "What interest rate is charged on Northwind's acquisition loan?"),
     ]

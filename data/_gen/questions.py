@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 LEVELS = ("single", "cross", "multi")
+#: Questions whose answer the corpus does not hold: the right answer says so.
+ABSENT = "absent"
 
 Question = dict[str, Any]
 
@@ -22,6 +24,19 @@ def q(qid: str, question: str, level: str, *facts: tuple[str, str]) -> Question:
         "level": level,
         "facts": [{"text": text, "source": src} for text, src in facts],
         "sources": sources,
+    }
+
+
+def absent(qid: str, question: str) -> Question:
+    """A question the corpus cannot answer (a thing it never states, or that does not
+    exist in it); the expected answer is "not found"."""
+    return {
+        "id": qid,
+        "question": question,
+        "level": ABSENT,
+        "expect": "not_found",
+        "facts": [],
+        "sources": [],
     }
 
 

@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from .common import CorpusResult
-from .questions import Question, q
+from .questions import Question, absent, q
 from .statements_data import OPENING_BALANCE, YEAR, Txn, filename, money, transactions
 from .statements_pdf import Summary, header_lines, render, transaction_rows
 
@@ -199,4 +199,7 @@ def questions(months: dict[int, list[Txn]], summaries: dict[int, Summary]) -> li
             money(groceries),
             _dollars(groceries),
         ),
+        absent("stmt-09", "How much did I spend on pet supplies in 2025?"),
+        absent("stmt-10", "What is the credit limit on my card?"),
+        absent("stmt-11", "What interest rate does my card charge on purchases?"),
     ]

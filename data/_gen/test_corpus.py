@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .common import CorpusResult
 from .pdf import PdfDoc, write_pdf
-from .questions import Question, q
+from .questions import Question, absent, q
 from .test_docs import DOCS
 
 NAME = "test_acquisition"
@@ -174,4 +174,10 @@ def questions() -> list[Question]:
             ("Morrison", DD),
             ("47", DD),
         ),
+        absent(
+            "test-16",
+            "What termination fee does TechCorp owe if it walks away from the StartupXYZ deal?",
+        ),
+        absent("test-17", "What are StartupXYZ's annual carbon emissions?"),
+        absent("test-18", "When does StartupXYZ's Berlin office lease expire?"),
     ]

@@ -9,11 +9,20 @@ which every statement carries `[n]`, each `n` citing the exact text it quotes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
-from fsnb.offline.passages import Question, Scored, quote_spans, score_unit, select
-from fsnb.offline.ranking import BM25
+from fsnb.offline.passages import (
+    Question,
+    Scored,
+    absent_words,
+    analyze,
+    features,
+    quote_spans,
+    score_unit,
+    select,
+)
+from fsnb.offline.ranking import BM25, tokens
 from fsnb.offline.references import find_references
 from fsnb.offline.tuning import Tuning
 from fsnb.protocol import Action, CitedSource
@@ -132,6 +141,20 @@ def candidates(
     return out
 
 
+#: A question that asks for every item of something keeps its list.
+_LIST = re.compile(
+    r"\b(?:list|all|every|each|enumerate|summari[sz]e|overview|complete picture|timeline|"
+    r"what are the|who are|(?:which|what) \w+[^\Ws]s\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_for_list(text: str) -> bool:
+    """Whether a question asks for all the items of something ("list the conditions",
+    "which patents"), rather than one fact."""
+    return _LIST.search(text) is not None
+
+
 def extractive_answer(
     question: Question,
     readings: list[Reading],
@@ -139,29 +162,28 @@ def extractive_answer(
     *,
     tuning: Tuning,
 ) -> Action:
-    """The stop action: cited passages that answer the question, or an honest "not found"."""
-    chosen = select(candidates(question, readings, stats, tuning=tuning), tuning=tuning)
-    if not chosen or not answers(question, chosen, stats, tuning=tuning):
-        read = ", ".join(r.path for r in readings) or "none"
-        text = (
-            "I could not find an answer to this question in the documents I read "
-            f"({read}). No passage there matches what the question asks, so I give no "
-            f"answer rather than a guess.\n\n{NOTE}"
-        )
-        return Action.stop(text, "Nothing relevant was found in the documents read.")
+    """The stop action: the passage that answers the question first, then only the
+    passages that add to it, each cited; or a plain "not found" with the closest related
+    passages, cited as related."""
+    listing = asks_for_list(question.text)
+    pool = candidates(question, readings, stats, tuning=tuning)
+    chosen = select(pool, tuning=tuning)
     documents = {r.path: r.document for r in readings}
-    return _compose(question, chosen, documents, stats, tuning.quote_chars)
+    if not chosen or not answers(question, chosen, stats, tuning=tuning):
+        return _not_found(question, readings, chosen, documents, stats, tuning)
+    return _compose(question, chosen, documents, stats, tuning, listing, pool)
 
 
 def answers(question: Question, chosen: list[Scored], stats: BM25, *, tuning: Tuning) -> bool:
     """Whether the chosen passages answer the question rather than brush past it.
 
-    A share of the question (`found_share`, by weight) must occur somewhere in the folder,
+    No uncommon word of the question may be missing from the whole folder
+    (`absent_words`); a share of the question (`found_share`, by weight) must occur in it,
     terms no document contains weighing as much as a typical term of the question; and the
     best passage (`best_share`) and the passages together (`union_share`) must hold a fair
     share of the part that does occur."""
     seen = {t: stats.idf(t) * question.weight(t) for t in question.content if stats.df.get(t)}
-    if not seen:
+    if not seen or absent_words(question, stats.df, tuning.rare_word):
         return False
     typical = sorted(seen.values())[len(seen) // 2]
     unseen = sum(typical * question.weight(t) for t in question.content if t not in seen)
@@ -179,35 +201,215 @@ def _compose(
     chosen: list[Scored],
     documents: dict[str, Document],
     stats: BM25,
-    quote_chars: int,
+    tuning: Tuning,
+    listing: bool,
+    pool: list[Scored],
 ) -> Action:
+    """The answer first: one line made of the sentence (or row, or item) that best covers
+    each part of the question; then the other chosen passages, less what that line quotes,
+    up to `support_statements` and `answer_chars` (for a list: `max_statements` and twice
+    the characters)."""
+    lead = [] if listing else _lead(question, pool, stats, tuning)
+    if not lead:
+        lead = chosen[:1]
+    support: list[Scored] = []
+    size = sum(len(c.text) for c in lead)
+    taken = {(c.path, c.span) for c in lead}
+    limit = tuning.max_statements if listing else tuning.support_statements
+    budget = tuning.answer_chars * (2 if listing else 1)
+    for found in chosen:
+        if len(support) >= limit:
+            break
+        doc = documents[found.path]
+        item = None if (found.path, found.span) in taken else _beyond(found, lead, doc)
+        if item is None or (size + len(item.text) > budget and support):
+            continue
+        support.append(item)
+        size += len(item.text)
+    citations: list[CitedSource] = []
+    first = [_cited(c, documents, stats, question, tuning, citations, source=False) for c in lead]
+    lines = ["; ".join(p.rstrip(".") for p in first) + "."]
+    if support:
+        lines.append("")
+        lines += [
+            f"- {_cited(item, documents, stats, question, tuning, citations)}" for item in support
+        ]
+    lines.append(f"\n{NOTE}")
+    count = len({c.path for c in citations})
+    reason = f"Answered with {len(citations)} cited passages from {count} documents."
+    return Action.stop("\n".join(lines), reason, citations)
+
+
+#: Where a question asks a second thing: "..., and when ...", "...; what ...".
+_PARTS = re.compile(
+    r"\s*,?\s+and\s+(?=(?:what|when|where|who|whom|which|how|why|is|are|was|were|do|does|"
+    r"did|has|have|at what|for how|in what|on what)\b)|\s*;\s+|\?\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def _lead(question: Question, pool: list[Scored], stats: BM25, tuning: Tuning) -> list[Scored]:
+    """The one-sentence units (sentences, rows, items) that make the answer's first line:
+    for each part of the question ("when ..., and what ..."), the unit that covers most of
+    that part's weight and gives the kind of value it asks for, for its length; then, up
+    to `lead_parts`, units covering what those leave open (a question term worth
+    `lead_gain` of the question, or a kind of value asked for)."""
+    weights = {t: stats.idf(t) * question.weight(t) for t in question.content}
+    best = max((c.score for c in pool), default=0.0)
+    singles = [
+        c
+        for c in pool
+        if not c.parts and c.score >= tuning.floor * best and _one_sentence(_said(c))
+    ]
+    if not singles:
+        return []
+    picked: list[Scored] = []
+    for part in _PARTS.split(question.text):
+        asked = analyze(part, tuning=tuning)
+        terms = set(asked.terms) & set(weights)
+        total = sum(weights[t] for t in terms) or 1.0
+
+        def value(c: Scored, terms: set[str] = terms, total: float = total, asked=asked) -> float:
+            covered = sum(weights[t] for t in c.terms & terms) / total
+            kind = tuning.lead_kind * len(features(c.text) & asked.wants)
+            return (covered + kind) / (1 + len(c.text.split()) / 120)
+
+        rest = [c for c in singles if not _overlaps(c, picked)]
+        if rest and len(picked) < tuning.lead_parts:
+            pick = max(rest, key=lambda c: (value(c), c.score, -c.order))
+            if value(pick) > 0:
+                picked.append(pick)
+    total = sum(weights.values()) or 1.0
+    terms = set().union(*(c.terms for c in picked))
+    kinds = set().union(*(c.kinds for c in picked))
+    while picked and len(picked) < tuning.lead_parts:
+
+        def gain(c: Scored, terms: set[str] = terms, kinds: set[str] = kinds) -> float:
+            new = sum(weights.get(t, 0.0) for t in c.terms - terms) / total
+            return new + (tuning.lead_kind if c.kinds - kinds else 0.0)
+
+        rest = [c for c in singles if not _overlaps(c, picked)]
+        if not rest:
+            break
+        pick = max(rest, key=lambda c: (gain(c), c.score, -c.order))
+        if gain(pick) < tuning.lead_gain:
+            break
+        picked.append(pick)
+        terms |= pick.terms
+        kinds |= pick.kinds
+    return picked
+
+
+def _said(item: Scored) -> str:
+    """A unit as the answer words it."""
+    whole = Span(0, len(item.text), item.span.kind)
+    return statement(item.text, whole, whole)
+
+
+def _one_sentence(text: str) -> bool:
+    return len(sentences(text, Span(0, len(text), "text"))) <= 1
+
+
+def _overlaps(item: Scored, others: list[Scored]) -> bool:
+    return any(
+        o.path == item.path and o.span.start < item.span.end and item.span.start < o.span.end
+        for o in others
+    )
+
+
+def _beyond(item: Scored, lead: list[Scored], doc: Document) -> Scored | None:
+    """The passage less what the first line already quotes: its sentences (or items)
+    outside the lead units; None when nothing is left."""
+    if not _overlaps(item, lead):
+        return item
+    pieces = item.parts or tuple(sentences(doc.text, item.span))
+    kept = tuple(
+        p
+        for p in pieces
+        if not any(
+            o.path == item.path and o.span.start < p.end and p.start < o.span.end for o in lead
+        )
+    )
+    if not kept:
+        return None
+    text = " ".join(doc.text[p.start : p.end] for p in kept)
+    return replace(item, text=text, parts=kept)
+
+
+def _cited(
+    item: Scored,
+    documents: dict[str, Document],
+    stats: BM25,
+    question: Question,
+    tuning: Tuning,
+    citations: list[CitedSource],
+    *,
+    source: bool = True,
+) -> str:
+    """A passage as statements, each quote cited, and (`source`) the file it is from."""
+    doc = documents[item.path]
+
     def weigh(text: str) -> float:
         numbers = len(re.findall(r"\d", text))
         return sum(stats.idf(t) for t in question.unit_terms(text)) + 0.05 * numbers
 
-    first_seen = {c.path: i for i, c in reversed(list(enumerate(chosen)))}
-    ordered = sorted(chosen, key=lambda c: (first_seen[c.path], c.span.start))
-    lines = ["Passages from the documents that answer the question:"]
+    parts = []
+    for unit in item.parts or (item.span,):
+        for piece in quote_spans(doc.text, unit, weigh, tuning.quote_chars):
+            quote = doc.text[piece.start : piece.end]
+            number = len(citations) + 1
+            page = doc.page_at(piece.start)
+            citations.append(CitedSource(id=number, path=item.path, page=page, quote=quote))
+            said = statement(doc.text, piece, unit)
+            parts.append(f"{said if source else said.rstrip('.')} [{number}]")
+    joiner = "; " if item.parts else " "
+    return f"_{item.path}_: {joiner.join(parts)}" if source else joiner.join(parts)
+
+
+def _not_found(
+    question: Question,
+    readings: list[Reading],
+    chosen: list[Scored],
+    documents: dict[str, Document],
+    stats: BM25,
+    tuning: Tuning,
+) -> Action:
+    """Says plainly that the documents read do not state what was asked, what was looked
+    for, and the closest related passages, cited as related, not as the answer."""
+    covered = set().union(*(c.terms for c in chosen)) if chosen else set()
+    words = [
+        w.removesuffix("'s").removesuffix("’s") for w in re.findall(r"[\w'’-]+", question.text)
+    ]
+    missing = absent_words(question, stats.df, tuning.rare_word)
+    if not missing:
+        missing = [w for w in words if (t := tokens(w)) and t[0] in question.content]
+        missing = [w for w in missing if tokens(w)[0] not in covered] or missing
+    where = (
+        f"in {', '.join(r.path for r in readings)}" if readings else "and no document holds them"
+    )
+    lines = [
+        f"I could not find this: the documents I read do not state it. Nothing in them "
+        f"answers the question about {_phrase(missing)}. I looked for "
+        f"{_phrase(_searched(question, words))} {where}."
+    ]
     citations: list[CitedSource] = []
-    current = None
-    for item in ordered:
-        doc = documents[item.path]
-        if item.path != current:
-            current = item.path
-            lines.append(f"\n**{item.path}** ({doc.title}):\n")
-        for unit in item.parts or (item.span,):
-            parts = []
-            for piece in quote_spans(doc.text, unit, weigh, quote_chars):
-                number = len(citations) + 1
-                quote = doc.text[piece.start : piece.end]
-                page = doc.page_at(piece.start)
-                citations.append(CitedSource(id=number, path=item.path, page=page, quote=quote))
-                parts.append(f"{statement(doc.text, piece, unit)} [{number}]")
-            lines.append("- " + " ".join(parts))
+    related = sorted(chosen, key=lambda c: -c.score)[: tuning.related_statements]
+    if related:
+        lines.append("\nClosest related passages (they do not answer it):")
+        lines += [
+            f"- {_cited(item, documents, stats, question, tuning, citations)}" for item in related
+        ]
     lines.append(f"\n{NOTE}")
-    count = len({c.path for c in ordered})
-    reason = f"Answered with {len(citations)} cited passages from {count} documents."
-    return Action.stop("\n".join(lines), reason, citations)
+    return Action.stop("\n".join(lines), "Nothing read states what the question asks.", citations)
+
+
+def _searched(question: Question, words: list[str]) -> list[str]:
+    return [w for w in dict.fromkeys(words) if (t := tokens(w)) and t[0] in question.content]
+
+
+def _phrase(words: list[str]) -> str:
+    shown = list(dict.fromkeys(w.strip("'") for w in words))[:6]
+    return ", ".join(f'"{w}"' for w in shown) if shown else "what it asks"
 
 
 def unreferenced(text: str) -> str:

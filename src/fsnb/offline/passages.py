@@ -10,7 +10,7 @@ chosen greedily, preferring units that add something new.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from fsnb.offline.ranking import QUESTION_WORDS, tokens
@@ -152,6 +152,39 @@ def analyze(question: str, texts: Sequence[str] = (), *, tuning: Tuning) -> Ques
     return Question(question, terms, wants, aliases, weights, frozenset(hints))
 
 
+#: Nouns that name the kind of thing a "which firm ..." question wants, not its topic: the
+#: documents name the firm, they seldom call it one.
+_ANSWER_TYPES = frozenset(
+    "firm firms company companies business businesses investor investors vendor vendors "
+    "customer customers supplier suppliers person people party parties bank banks country "
+    "countries city cities year years date dates day days month months kind type sort one "
+    "ones document documents file files organization organizations agency agencies team "
+    "teams entity entities individual individuals".split()
+)
+_TYPE_WORD = re.compile(r"\b(?:which|what)\s+(?:kind|type|sort)?(?:\s+of)?\s*(\w+)", re.I)
+
+
+def absent_words(question: Question, df: Mapping[str, int], rare: float) -> list[str]:
+    """The question's words that no document of the folder holds and that are uncommon in
+    English (Zipf frequency below `rare`, from wordfreq): "turnover", "warranty". A folder
+    that never uses such a word does not state what the question asks about it; a common
+    word ("happen", "people") or the kind of answer asked for ("which firm") may just be
+    worded otherwise in the documents."""
+    from wordfreq import zipf_frequency  # loads its word list on first use
+
+    types = {m.group(1).lower() for m in _TYPE_WORD.finditer(question.text)} & _ANSWER_TYPES
+    out = []
+    for word in dict.fromkeys(re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*", question.text)):
+        low = word.lower()
+        terms = tokens(low)
+        if not terms or low in types or any(df.get(t) for t in terms):
+            continue
+        content = terms[0] in question.content and question.weight(terms[0]) >= 1.0
+        if content and zipf_frequency(low, "en") < rare:
+            out.append(word)
+    return out
+
+
 def _expansions(acronym: str, texts: Sequence[str]) -> list[str]:
     """Capitalized phrases whose initials spell the acronym, as they occur in the texts."""
     words = [rf"{letter}[a-z]+" for letter in acronym]
@@ -234,7 +267,7 @@ def select(candidates: list[Scored], *, tuning: Tuning) -> list[Scored]:
 
     def gain(c: Scored) -> float:
         factor = 1.3 if c.kinds - seen_kinds else 1.0
-        if not (c.terms - seen_terms or c.kinds - seen_kinds or _values(c.text) - seen_values):
+        if not (c.terms - seen_terms or c.kinds - seen_kinds or values(c.text) - seen_values):
             factor *= 0.6
         if per_doc.get(c.path, 0) >= 3:
             factor *= 0.7
@@ -250,12 +283,12 @@ def select(candidates: list[Scored], *, tuning: Tuning) -> list[Scored]:
         seen_words.append(words)
         seen_terms |= pick.terms
         seen_kinds |= pick.kinds
-        seen_values |= _values(pick.text)
+        seen_values |= values(pick.text)
         per_doc[pick.path] = per_doc.get(pick.path, 0) + 1
     return chosen
 
 
-def _values(text: str) -> set[str]:
+def values(text: str) -> set[str]:
     """Numbers and capitalized names in a text: what makes two passages say different things."""
     found = set(re.findall(r"\d[\d,.]*\d|\d", text))
     found.update(m.group(0) for m in _FEATURES["entity"].finditer(text))

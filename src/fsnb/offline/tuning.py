@@ -89,8 +89,23 @@ class Tuning:
     """Part of a passage's score that depends on how its document ranks."""
     quote_chars: int = 300
     """Characters per quote at most; longer passages are quoted in pieces."""
+    support_statements: int = 5
+    """Passages after the first line that an answer to one fact adds at most."""
+    answer_chars: int = 1000
+    """Characters of quoted text an answer holds at most (twice that for a list)."""
+    lead_parts: int = 3
+    """Units the answer's first line joins at most (one per part of the question)."""
+    lead_gain: float = 0.25
+    """Share of the question's weight a unit must add to join the first line."""
+    lead_kind: float = 0.3
+    """What giving a kind of value asked for is worth there, as a share of the question."""
+    related_statements: int = 2
+    """Related passages a "not found" answer shows."""
 
     # -- answering or saying "not found" ----------------------------------------------------
+    rare_word: float = 4.5
+    """A question word no document holds, rarer than this in English (Zipf frequency),
+    means the folder does not state the answer."""
     found_share: float = 0.5
     """Share of the question's weight the folder must hold for an answer at all."""
     best_share: float = 0.2
