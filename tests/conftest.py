@@ -29,6 +29,12 @@ if str(NETGUARD) not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
     )
 netguard.install()
 
+# The notebooks (nbval) run in kernels that no fixture reaches: give the whole session an
+# index file of its own, so no run reads or writes the user's ~/.fsnb/index.duckdb.
+if not os.environ.get("FSNB_TEST_SESSION"):
+    os.environ["FSNB_TEST_SESSION"] = tempfile.mkdtemp(prefix="fsnb-session-")
+    os.environ["FSNB_DB"] = str(Path(os.environ["FSNB_TEST_SESSION"]) / "index.duckdb")
+
 
 @pytest.fixture(autouse=True)
 def _loopback_only():

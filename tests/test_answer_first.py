@@ -81,3 +81,12 @@ def test_a_common_word_worded_otherwise_still_finds_the_answer(folder: Path):
     result = _explore("Which people manage the fleet?", folder)
     assert "Ingrid Solberg" in result.answer
     assert "do not state" not in result.answer
+
+
+def test_a_phrase_the_documents_never_say_means_not_found(folder: Path):
+    # "garage" (the lease) and "manager" (the fleet) are both there, never together
+    result = _explore("Who is the garage manager?", folder)
+    assert result.answer.startswith("I could not find this")
+    assert '"garage manager"' in result.answer
+    said = _explore("Who is the fleet manager?", folder)
+    assert "Ingrid Solberg" in _first_line(said)

@@ -17,6 +17,7 @@ from fsnb.offline.passages import (
     Scored,
     absent_words,
     analyze,
+    apart_phrases,
     features,
     quote_spans,
     score_unit,
@@ -169,8 +170,10 @@ def extractive_answer(
     pool = candidates(question, readings, stats, tuning=tuning)
     chosen = select(pool, tuning=tuning)
     documents = {r.path: r.document for r in readings}
-    if not chosen or not answers(question, chosen, stats, tuning=tuning):
-        return _not_found(question, readings, chosen, documents, stats, tuning)
+    texts = [r.document.text for r in readings]
+    apart = apart_phrases(question, texts, tuning.phrase_window) if chosen else []
+    if not chosen or apart or not answers(question, chosen, stats, tuning=tuning):
+        return _not_found(question, readings, chosen, documents, stats, tuning, apart)
     return _compose(question, chosen, documents, stats, tuning, listing, pool)
 
 
@@ -373,6 +376,7 @@ def _not_found(
     documents: dict[str, Document],
     stats: BM25,
     tuning: Tuning,
+    apart: list[str] | None = None,
 ) -> Action:
     """Says plainly that the documents read do not state what was asked, what was looked
     for, and the closest related passages, cited as related, not as the answer."""
@@ -380,7 +384,7 @@ def _not_found(
     words = [
         w.removesuffix("'s").removesuffix("’s") for w in re.findall(r"[\w'’-]+", question.text)
     ]
-    missing = absent_words(question, stats.df, tuning.rare_word)
+    missing = absent_words(question, stats.df, tuning.rare_word) or list(apart or [])
     if not missing:
         missing = [w for w in words if (t := tokens(w)) and t[0] in question.content]
         missing = [w for w in missing if tokens(w)[0] not in covered] or missing

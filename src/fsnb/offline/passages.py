@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from fsnb.offline.ranking import QUESTION_WORDS, tokens
 from fsnb.offline.tuning import Tuning
@@ -183,6 +184,62 @@ def absent_words(question: Question, df: Mapping[str, int], rare: float) -> list
         if content and zipf_frequency(low, "en") < rare:
             out.append(word)
     return out
+
+
+def kind_words(question: Question) -> set[str]:
+    """The question's terms that name the kind of value it wants ("total", "number",
+    "date"): they say what the answer is, not what it is about."""
+    return {
+        t
+        for want in question.wants
+        for m in re.finditer(_WANTS[want], question.text.lower())
+        for t in tokens(m.group(0))
+    }
+
+
+#: "What is the X ...", "Who is X's Y", "What does the X say": the thing asked about follows.
+_FOCUS = re.compile(
+    r"^\s*(?:what|who|which)\s+(?:is|are|was|were|does|do|did)\s+(?:the\s+|a\s+|an\s+)?(.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def apart_phrases(question: Question, texts: Sequence[str], window: int) -> list[str]:
+    """The phrase a "what is the X" question asks about ("credit limit", "Chief Marketing
+    Officer"), when no two of its neighbouring words come within `window` words of each
+    other in any of `texts`: the texts never say it. The phrase is the first run of the
+    question's words after "what is the" (after an owner's "'s"), less the words naming
+    the kind of value asked for ("total", "number")."""
+    found = _FOCUS.match(question.text)
+    if not found:
+        return []
+    kinds = kind_words(question)
+    run: list[tuple[str, str]] = []
+    for word in re.findall(r"[^\W_]+(?:['’-][^\W_]+)*|\S", found.group(1)):
+        terms = tokens(word)
+        if not terms or terms[0] not in question.terms:
+            if run or not word[0].isalnum():
+                break
+            continue
+        if re.search(r"['’]s$", word):
+            run = []  # "InnovateTech's": the owner, not the thing asked about
+        elif terms[0] not in kinds:
+            run.append((word, terms[0]))
+    if len(run) < 2:
+        return []
+    stems = [stem for _, stem in run]
+    for text in texts:
+        seen = tokens(text)
+        positions: dict[str, list[int]] = {}
+        for i, term in enumerate(seen):
+            if term in stems:
+                positions.setdefault(term, []).append(i)
+        for a, b in pairwise(stems):
+            if any(
+                abs(i - j) <= window for i in positions.get(a, ()) for j in positions.get(b, ())
+            ):
+                return []
+    return [" ".join(word for word, _ in run)]
 
 
 def _expansions(acronym: str, texts: Sequence[str]) -> list[str]:

@@ -157,10 +157,9 @@ def table_step(conversation: Conversation, corpus: Corpus) -> Action | None:
         reason = "Match: find the values of the table's text columns that the question names."
         return Action.call("query_data", reason, sql=plan.match_sql())
     matched = _rows(queries[0]) if plan.words else []
-    dated = plan.date is not None and bool(ask.months or ask.years)
     # an extreme over all rows is well defined when the words are the documents' own
     known = ask.func in ("max", "min") and all(corpus.stats.df.get(stem(w)) for w in plan.words)
-    if plan.words and not matched and not (dated or plan.about or known):
+    if plan.words and not matched and not (plan.about or known):
         return None  # the question names neither rows nor the table: read passages instead
     plan = plan.filtered(matched)
     done = queries[1:] if plan.words else queries

@@ -103,6 +103,9 @@ class Tuning:
     """Related passages a "not found" answer shows."""
 
     # -- answering or saying "not found" ----------------------------------------------------
+    phrase_window: int = 3
+    """A phrase of the question ("credit limit") whose words never come within this many
+    words of each other in the documents read is not stated there."""
     rare_word: float = 4.5
     """A question word no document holds, rarer than this in English (Zipf frequency),
     means the folder does not state the answer."""
