@@ -219,7 +219,8 @@ def _compose(
     size = sum(len(c.text) for c in lead)
     taken = {(c.path, c.span) for c in lead}
     limit = tuning.max_statements if listing else tuning.support_statements
-    budget = tuning.answer_chars * (2 if listing else 1)
+    parts = len(_PARTS.split(question.text))
+    budget = tuning.answer_chars * (2 if listing or parts > 1 else 1)
     for found in chosen:
         if len(support) >= limit:
             break
