@@ -13,8 +13,9 @@ before the clock starts; `scan_50k_rescan_s` is the second, unchanged scan.
 chunks and terms rows are generated with numpy and inserted directly (as the pipeline
 writes them, in document order), then `cluster_terms` sorts `terms` by term. Terms follow
 a Zipf law (s = 1.07) over 60,000 pseudo-words whose 150 most frequent are dropped as
-stopwords (as `fsnb.text.tokenize` drops them); chunks hold 100-300 terms. Queries are
-2-5 terms drawn from the same law. `bm25_*_p50_ms` is `fsnb.index.search.search(store,
+stopwords (as `fsnb.text.tokenize` drops them); chunks hold 100-300 terms, and each terms
+row carries its corpus and chunk length (as `fsnb.index.writer.write` writes them).
+Queries are 2-5 terms drawn from the same law. `bm25_*_p50_ms` is `fsnb.index.search.search(store,
 ...)` in BM25 mode, what `Index.search` calls (it attaches the file, whose share alone is
 `db_open_*_ms`); `bm25_*_held_*` is the same call on a connection already open, as the
 `semantic_search` tool makes it; both return the chunks' text and highlights.
@@ -192,17 +193,20 @@ def synthetic(store, chunks: int, vocab: int = 60_000, per_doc: int = 20, seed: 
                 "position": (chunk % per_doc).astype(np.int32),
                 "tid": term.astype(np.int32),
                 "tf": tf.astype(np.int32),
+                "n_terms": lengths[chunk].astype(np.int32),
             }
         )
         con.register("vocab_frame", vocab_frame)
         con.register("rows", rows)
         con.execute(
-            "INSERT INTO terms SELECT r.doc_id, r.position, v.word, r.tf FROM rows r"
-            " JOIN vocab_frame v ON v.tid = r.tid ORDER BY r.doc_id, r.position"
+            "INSERT INTO terms (doc_id, position, term, tf, corpus_id, n_terms)"
+            " SELECT r.doc_id, r.position, v.word, r.tf, ?, r.n_terms FROM rows r"
+            " JOIN vocab_frame v ON v.tid = r.tid ORDER BY r.doc_id, r.position",
+            [cid],
         )
         con.execute(
             "INSERT INTO chunks SELECT doc_id, position, string_agg(term, ' '), 0, 0,"
-            " 1 + position // 3, 'Section ' || position, sum(tf)::INTEGER FROM terms"
+            " 1 + position // 3, 'Section ' || position, any_value(n_terms) FROM terms"
             " WHERE doc_id >= ? GROUP BY doc_id, position ORDER BY doc_id, position",
             [first],
         )

@@ -352,3 +352,24 @@ def test_a_run_with_nothing_to_parse_opens_the_database_once(
             "finished",
         )
         assert con.execute("SELECT count(*), sum(files) FROM scan_log").fetchone() == (2, 4)
+
+
+def test_the_file_version_changes_with_every_commit(tmp_path: Path):
+    """Readers remember what they found by `file_version`: each commit changes it, though
+    DuckDB rewrites blocks in place (the file keeps its size)."""
+    from fsnb.index.store import file_version
+
+    store = Store(tmp_path / "v.duckdb")
+    with store.connect():
+        pass  # the schema
+    seen, sizes = [], set()
+    for i in range(4):
+        with store.transaction() as con:
+            con.execute("INSERT INTO bookmarks (corpus_id, path) VALUES (1, ?)", [f"p{i}"])
+        seen.append(file_version(store.path))
+        sizes.add(store.path.stat().st_size)
+    assert None not in seen and len(set(seen)) == len(seen)
+    assert len(sizes) < len(seen)  # sizes come back: a signature of them would miss writes
+    (tmp_path / "short.duckdb").write_bytes(b"DUCK")
+    assert file_version(tmp_path / "short.duckdb") is None
+    assert file_version(tmp_path / "missing.duckdb") is None

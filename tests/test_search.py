@@ -499,3 +499,35 @@ def test_scores_follow_incremental_updates(small: tuple[Store, Path]):
     (root / "escrow.md").unlink()
     Index(store).add_folder(root, progress=False)
     assert "escrow.md" not in set(check()["path"])
+
+
+def test_an_index_from_schema_7_migrates_on_the_first_search(
+    small: tuple[Store, Path], tmp_path: Path
+):
+    """A file whose `terms` rows lack their corpus and chunk length (schema 7) is migrated
+    by the first search, read-only as it is, and ranks as a fresh index does."""
+    from fsnb.index.store import MIGRATIONS, SCHEMA_VERSION
+
+    store, root = small
+    query = "escrow retention bonus months"
+    fresh = bm25(store, root, query, k=10)[["path", "position", "score"]]
+    old = tmp_path / "v7.duckdb"
+    with duckdb.connect(str(old)) as con:
+        con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for version, sql in enumerate(MIGRATIONS[:7], start=1):
+            con.execute(sql)
+            con.execute("INSERT INTO schema_version VALUES (?)", [version])
+        con.execute(f"ATTACH '{store.path}' AS new (READ_ONLY)")
+        for table in ("corpora", "documents", "chunks", "index_runs"):
+            con.execute(f"INSERT INTO {table} FROM new.{table}")
+        con.execute("INSERT INTO terms SELECT doc_id, position, term, tf FROM new.terms")
+        gone = "INSERT INTO documents (id, corpus_id, path, deleted) VALUES (999, 1, 'x.md', true)"
+        con.execute(gone)
+        con.execute("INSERT INTO terms VALUES (999, 0, 'escrow', 5)")  # a deleted doc's row
+    migrated = bm25(Store(old), root, query, k=10)[["path", "position", "score"]]
+    pd.testing.assert_frame_equal(migrated, fresh)
+    with duckdb.connect(str(old), read_only=True) as con:
+        assert con.execute("SELECT max(version) FROM schema_version").fetchone()[0] == (
+            SCHEMA_VERSION
+        )
+        assert con.execute("SELECT count(*) FROM terms WHERE doc_id = 999").fetchone()[0] == 0

@@ -1,4 +1,4 @@
-"""BM25 in SQL over the `terms` table.
+"""BM25 in SQL over the `terms` table (postings carrying their corpus and chunk length).
 
 idf comes from how many chunks of the corpus hold each term, length normalization from
 `n_terms` over the corpus average. Each query term is one equality on `terms.term`, which
@@ -23,20 +23,25 @@ from fsnb.index.query import (
     hit_frame,
     query_terms,
     session,
+    version_of,
 )
 
 
-def _hits(n: int, columns: str = "doc_id, position, term, tf") -> str:
-    # One equality per term: each is pruned by the zone maps of a term-clustered table,
-    # where `term IN (...)` prunes only to the range from the smallest to the largest term.
-    return " UNION ALL ".join(f"SELECT {columns} FROM terms WHERE term = ?" for _ in range(n))
+def _hits(n: int, columns: str = "doc_id, position, term, tf, n_terms") -> str:
+    """One lookup per query term in corpus `?`: each equality is pruned by the zone maps of
+    the term-sorted table, where `term IN (...)` prunes only to the range from the smallest
+    to the largest term. Parameters: (term, corpus id) per term."""
+    return " UNION ALL ".join(
+        f"SELECT {columns} FROM terms WHERE term = ? AND corpus_id = ?" for _ in range(n)
+    )
 
 
 def _top_sql(n: int, where: str, k: int, k1: float, b: float) -> str:
-    """One pass over the query terms' postings: each term's document frequency is a window
-    count over its live postings, the corpus size and average length are parameters
-    (`corpus_stats`). Parameters: chunks, average length, (count, term) per query term,
-    the corpus id, then the corpus id and `where`'s when there is a filter."""
+    """One pass over the query terms' postings, which carry their chunk's length: each
+    term's document frequency is a window count over its postings (only live documents
+    have any), the corpus size and average length are parameters (`corpus_stats`).
+    Parameters: chunks, average length, (count, term, corpus id) per query term, then the
+    corpus id and `where`'s when there is a filter."""
     k1, b = float(k1), float(b)
     allowed = (
         f"WHERE doc_id IN (SELECT id FROM documents d WHERE d.corpus_id = ? AND {where})"
@@ -46,11 +51,8 @@ def _top_sql(n: int, where: str, k: int, k1: float, b: float) -> str:
     return f"""
     SELECT doc_id, position, sum(qtf * ln(1 + (?::DOUBLE - df + 0.5) / (df + 0.5))
         * tf * {k1 + 1} / (tf + {k1} * ({1 - b} + {b} * n_terms / ?::DOUBLE))) AS score
-    FROM (SELECT h.doc_id, h.position, h.tf, h.qtf, c.n_terms,
-                 count(*) OVER (PARTITION BY h.term) AS df
-          FROM ({_hits(n, "doc_id, position, term, tf, ?::DOUBLE AS qtf")}) h
-          JOIN chunks c ON c.doc_id = h.doc_id AND c.position = h.position
-          WHERE h.doc_id IN (SELECT id FROM documents WHERE corpus_id = ? AND NOT deleted))
+    FROM (SELECT *, count(*) OVER (PARTITION BY term) AS df
+          FROM ({_hits(n, "doc_id, position, term, tf, n_terms, ?::DOUBLE AS qtf")}))
     {allowed}
     GROUP BY doc_id, position ORDER BY score DESC, doc_id, position LIMIT {int(k)}
     """
@@ -66,13 +68,19 @@ def corpus_stats(con: duckdb.DuckDBPyConnection, cid: int) -> tuple[int, float]:
 
     A write replaces a document's rows under a new id (ids only grow) and a deletion marks
     it, so the live documents' count, largest id and latest `indexed_at` (to the
-    microsecond, which also tells one database file from another) say when to recount.
+    microsecond, which also tells one database file from another) say when to recount;
+    inside a read-only `session`, the file's version says it without a query.
     """
-    state = con.execute(
-        "SELECT count(*), max(id), max(indexed_at) FROM documents"
-        " WHERE corpus_id = ? AND NOT deleted",
-        [cid],
-    ).fetchone()
+    known = version_of(con)
+    state = (
+        known
+        if known is not None
+        else con.execute(
+            "SELECT count(*), max(id), max(indexed_at) FROM documents"
+            " WHERE corpus_id = ? AND NOT deleted",
+            [cid],
+        ).fetchone()
+    )
     key = (cid, *state)
     if (cached := _stats.get(key)) is not None:
         return cached
@@ -142,7 +150,7 @@ def bm25_scores(
     n, avgdl = corpus_stats(con, cid)
     if not n:
         return []
-    args: list[Any] = [n, avgdl, *(x for t in terms for x in (counts[t], t)), cid]
+    args: list[Any] = [n, avgdl, *(x for t in terms for x in (counts[t], t, cid))]
     args += [cid, *where[1]] if where[0] else []
     return con.execute(_top_sql(len(terms), where[0], k, k1, b), args).fetchall()
 
@@ -153,13 +161,11 @@ def query_idf(store: Source, folder: Folder, query: str) -> dict[str, float]:
     if not terms:
         return {}
     with session(store, folder) as (con, cid):
-        row = con.execute(
-            "WITH live AS (SELECT id FROM documents WHERE corpus_id = ? AND NOT deleted)"
-            " SELECT (SELECT count(*) FROM chunks WHERE doc_id IN (SELECT id FROM live)),"
-            f" (SELECT map(list(term), list(n)) FROM (SELECT term, count(*) AS n FROM"
-            f" ({_hits(len(terms), 'doc_id, term')}) WHERE doc_id IN (SELECT id FROM live)"
-            " GROUP BY term))",
-            [cid, *terms],
-        ).fetchone()
-    n, dfs = row[0], row[1] or {}
+        n, _ = corpus_stats(con, cid)
+        dfs = dict(
+            con.execute(
+                f"SELECT term, count(*) FROM ({_hits(len(terms), 'term')}) GROUP BY term",
+                [x for t in terms for x in (t, cid)],
+            ).fetchall()
+        )
     return {t: math.log(1 + (n - dfs.get(t, 0) + 0.5) / (dfs.get(t, 0) + 0.5)) for t in terms}

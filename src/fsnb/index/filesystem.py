@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from fsnb.index.store import DatabaseDamaged, DatabaseLocked, Store, memory_cursor
+from fsnb.index.store import DatabaseDamaged, DatabaseLocked, Store, file_version, memory_cursor
 from fsnb.ranges import DateRange, SizeRange
 
 
@@ -39,10 +39,10 @@ def indexed(store: Store, root: str | Path) -> Indexed | None:
     """The corpus of the folder `root` (absolute) when its files are indexed; None when
     they are not, or the database cannot be read now (a tool then walks the folder).
 
-    Remembered while the database file and its WAL keep their size and modified time.
+    Remembered while the database file is unchanged (`file_version`).
     """
     key = (str(store.path), str(root))
-    signature = _signature(store.path)
+    signature = file_version(store.path)
     if signature is None:
         return None
     known = _known.get(key)
@@ -65,20 +65,6 @@ def indexed(store: Store, root: str | Path) -> Indexed | None:
 _known: dict[tuple[str, str], tuple[tuple[int, ...], Indexed | None]] = {}
 
 
-def _signature(path: Path) -> tuple[int, ...] | None:
-    """Size and modified time of the database file and its WAL; None without the file."""
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    try:
-        wal = path.with_name(path.name + ".wal").stat()
-        extra: tuple[int, ...] = (wal.st_size, wal.st_mtime_ns)
-    except OSError:
-        extra = ()
-    return (info.st_size, info.st_mtime_ns, info.st_ino, *extra)
-
-
 #: Copies of corpora's `files` rows in the process' in-memory DuckDB, by (database file,
 #: corpus): the file's signature when copied, and the copy's schema. A name search reads
 #: the copy (warm, in memory, no file lock) instead of attaching the file each time.
@@ -93,7 +79,7 @@ COPIES = 4
 def _files_of(store: Store, cid: int) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection on which `files` is the in-memory copy of corpus `cid`'s rows (with
     `lpath` and `lname`, lower-case), made anew when the database file changed since."""
-    signature = _signature(store.path)
+    signature = file_version(store.path)
     if signature is None:
         msg = f"the index {store.path} is gone"
         raise FileNotFoundError(msg)

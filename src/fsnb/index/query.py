@@ -22,7 +22,7 @@ import pandas as pd
 from fsnb.errors import FsnbError
 from fsnb.index import runs
 from fsnb.index.filters import compile_filter
-from fsnb.index.store import Store, corpus_id
+from fsnb.index.store import SCHEMA_VERSION, Store, corpus_id, file_version
 from fsnb.text import STOPWORDS, stem, tokenize
 
 #: Where to search: a `Store`, or a connection already open on one (opening costs ~50 ms).
@@ -71,16 +71,104 @@ def corpus_of(con: duckdb.DuckDBPyConnection, folder: Folder) -> int:
 
 @contextmanager
 def session(source: Source, folder: Folder) -> Iterator[tuple[duckdb.DuckDBPyConnection, int]]:
-    """(connection, corpus id): a short read-only connection, or the one passed in."""
+    """(connection, corpus id): a short read-only connection, or the one passed in.
+
+    On a read-only connection, the corpus (checked committed) is remembered by the file's
+    `file_version`, which `version_of` gives the readers of the session (`corpus_stats`).
+    """
     if isinstance(source, duckdb.DuckDBPyConnection):
-        yield source, corpus_of(source, folder)
+        with _versioned(source, _read_only_file(source), folder, check=False) as cid:
+            yield source, cid
         return
     if not source.path.exists():
         raise NotIndexed(folder)
     with source.connect(read_only=True) as con:
+        outdated = _outdated(con, source.path)
+        if not outdated:
+            with _versioned(con, source.path, folder, check=True) as cid:
+                yield con, cid
+    if outdated:  # written by an older fsnb: the first write connection migrates it
+        with source.connect():
+            pass
+        with (
+            source.connect(read_only=True) as con,
+            _versioned(con, source.path, folder, check=True) as cid,
+        ):
+            yield con, cid
+
+
+#: Database file -> its version when last seen at `SCHEMA_VERSION`.
+_current: dict[str, tuple[int, ...] | None] = {}
+
+
+def _outdated(con: duckdb.DuckDBPyConnection, path: Path) -> bool:
+    """Whether the file's schema predates this fsnb's (readers need `SCHEMA_VERSION`)."""
+    version = file_version(path)
+    if version is not None and _current.get(str(path)) == version:
+        return False
+    try:
+        (found,) = con.execute("SELECT max(version) FROM schema_version").fetchone()
+    except duckdb.CatalogException:  # a file without the table: not ours to migrate
+        return False
+    if found is not None and found < SCHEMA_VERSION:
+        return True
+    _current[str(path)] = version
+    return False
+
+
+#: (database file, folder, checked) -> (the file's version, the folder's committed corpus id).
+_corpora: dict[tuple[str, str, bool], tuple[tuple[int, ...], int]] = {}
+#: id of a connection in a session -> (database file, its version), while the session lasts.
+_versions: dict[int, tuple[str, tuple[int, ...]]] = {}
+
+
+@contextmanager
+def _versioned(
+    con: duckdb.DuckDBPyConnection, path: Path | None, folder: Folder, *, check: bool
+) -> Iterator[int]:
+    """The corpus id of `folder` (with `check`, one whose indexing committed documents),
+    from memory while the read-only file is unchanged: no process writes it while it is
+    attached here."""
+    version = file_version(path) if path is not None else None
+    key = (str(path), str(folder), check)
+    known = _corpora.get(key)
+    if version is not None and known is not None and known[0] == version:
+        cid = known[1]
+    else:
         cid = corpus_of(con, folder)
-        _check_committed(con, cid, folder)
-        yield con, cid
+        if check:
+            _check_committed(con, cid, folder)
+        if version is None:
+            yield cid
+            return
+        if len(_corpora) > 256:
+            _corpora.clear()
+        _corpora[key] = (version, cid)
+    outer = _versions.get(id(con))  # a session inside another on the same connection
+    _versions[id(con)] = (str(path), version)
+    try:
+        yield cid
+    finally:
+        if outer is None:
+            _versions.pop(id(con), None)
+        else:
+            _versions[id(con)] = outer
+
+
+def version_of(con: duckdb.DuckDBPyConnection) -> tuple[str, tuple[int, ...]] | None:
+    """(database file, version) of a connection inside `session`, when read-only."""
+    return _versions.get(id(con))
+
+
+def _read_only_file(con: duckdb.DuckDBPyConnection) -> Path | None:
+    """The file of a connection's current database when it is attached read-only."""
+    try:
+        row = con.execute(
+            "SELECT path, readonly FROM duckdb_databases() WHERE database_name = current_database()"
+        ).fetchone()
+    except duckdb.Error:
+        return None
+    return Path(row[0]) if row and row[0] and row[1] else None
 
 
 def indexing(con: duckdb.DuckDBPyConnection, cid: int) -> str | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import struct
 import threading
 import time
 from collections.abc import Iterator
@@ -33,7 +34,7 @@ import duckdb
 from fsnb.errors import FsnbError
 from fsnb.index.holders import held, lent, refusal
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 #: A write connection's commit that logs more than this checkpoints at once.
 CHECKPOINT_AT = "1MB"
 #: The shared scratchpad's schema (tables made by hand, outside any folder).
@@ -224,6 +225,28 @@ MIGRATIONS: list[str] = [
         events JSON,
         saved JSON NOT NULL
     );
+    """,
+    # 8: each `terms` row (a posting) carries its corpus and its chunk's length, so that
+    # BM25 reads only the query terms' rows: no join to `chunks` or `documents`. Rewritten
+    # sorted by term (as `cluster_terms` keeps it); rows of deleted documents are dropped.
+    """
+    CREATE TABLE terms_v8 (
+        doc_id INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        term VARCHAR NOT NULL,
+        tf INTEGER NOT NULL,
+        corpus_id INTEGER NOT NULL,
+        n_terms INTEGER NOT NULL
+    );
+    INSERT INTO terms_v8
+        SELECT t.doc_id, t.position, t.term, t.tf, d.corpus_id, c.n_terms
+        FROM terms t JOIN chunks c USING (doc_id, position) JOIN documents d ON d.id = t.doc_id
+        WHERE NOT d.deleted ORDER BY t.term, t.doc_id, t.position;
+    DROP TABLE terms;
+    ALTER TABLE terms_v8 RENAME TO terms;
+    DELETE FROM terms_layout;
+    INSERT INTO terms_layout (max_doc_id, term_rows)
+        SELECT (SELECT coalesce(max(id), 0) FROM documents), (SELECT count(*) FROM terms);
     """,
 ]
 
@@ -493,6 +516,32 @@ class Store:
                 wal.rename(target.with_name(target.name + ".wal"))
             self._migrated = False
             return target
+
+
+#: Where DuckDB's two database headers start; each holds its checkpoint count after an
+#: 8-byte checksum, and a checkpoint writes the older one with the count + 1.
+_HEADERS = (4096, 8192)
+
+
+def file_version(path: Path) -> tuple[int, ...] | None:
+    """What changes with every commit to the database file at `path` (None without it):
+    its inode, checkpoint count (from DuckDB's headers) and WAL size (a commit appends to
+    the WAL; a checkpoint removes it and counts one more). Size and modified time alone
+    miss writes: DuckDB rewrites blocks in place, within the clock's granularity."""
+    try:
+        with path.open("rb") as file:
+            info = os.fstat(file.fileno())
+            head = file.read(HEADER_BYTES)
+    except OSError:
+        return None
+    if len(head) < HEADER_BYTES:
+        return None
+    checkpoints = max(struct.unpack_from("<Q", head, at + 8)[0] for at in _HEADERS)
+    try:
+        wal = path.with_name(path.name + ".wal").stat().st_size
+    except OSError:
+        wal = -1
+    return (info.st_dev, info.st_ino, checkpoints, wal, info.st_size)
 
 
 def corpus_id(con: duckdb.DuckDBPyConnection, root: str, *, create: bool = True) -> int | None:

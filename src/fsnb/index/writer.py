@@ -90,7 +90,8 @@ def prepare(path: str, size: int, mtime_ns: int, digest: str, doc: Document) -> 
 
 
 def write(con: duckdb.DuckDBPyConnection, cid: int, entries: list[Entry]) -> None:
-    """Replace the rows of `entries` (documents, chunks, terms) in corpus `cid`."""
+    """Replace the rows of `entries` (documents, chunks, terms) in corpus `cid`; each
+    terms row (a posting) carries the corpus and its chunk's `n_terms` for BM25."""
     if not entries:
         return
     paths = [e.path for e in entries]
@@ -126,11 +127,17 @@ def write(con: duckdb.DuckDBPyConnection, cid: int, entries: list[Entry]) -> Non
         ]
     ).astype({"size": "Int64", "mtime_ns": "Int64", "pages": "Int64", "chars": "Int64"})
     chunks = [(doc_id, *c) for doc_id, e in zip(ids, entries, strict=True) for c in e.chunks]
-    terms = [(doc_id, *t) for doc_id, e in zip(ids, entries, strict=True) for t in e.terms]
+    terms = [
+        (doc_id, *t, lengths[t[0]])
+        for doc_id, e in zip(ids, entries, strict=True)
+        for lengths in [{c[0]: c[-1] for c in e.chunks}]
+        for t in e.terms
+    ]
     _insert(con, "documents", docs, "corpus_id", cid)
     if chunks:
         _insert(con, "chunks", pd.DataFrame(chunks, columns=["doc_id", *CHUNK_COLUMNS]))
-        _insert(con, "terms", pd.DataFrame(terms, columns=["doc_id", "position", "term", "tf"]))
+        frame = pd.DataFrame(terms, columns=["doc_id", "position", "term", "tf", "n_terms"])
+        _insert(con, "terms", frame, "corpus_id", cid)
 
 
 def _insert(
