@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
 from fsnb.offline.passages import (
+    FULL_DATE,
+    WEAK_KINDS,
     Question,
     Scored,
     absent_words,
@@ -273,10 +275,17 @@ def _lead(question: Question, pool: list[Scored], stats: BM25, tuning: Tuning) -
         terms = set(asked.terms) & set(weights)
         total = sum(weights[t] for t in terms) or 1.0
 
-        def value(c: Scored, terms: set[str] = terms, total: float = total, asked=asked) -> float:
+        def value(
+            c: Scored, terms: set[str] = terms, total: float = total, asked: Question = asked
+        ) -> float:
             covered = sum(weights[t] for t in c.terms & terms) / total
-            kind = tuning.lead_kind * len(features(c.text) & asked.wants)
-            return (covered + kind) / (1 + len(c.text.split()) / 120)
+            gives = features(c.text) & asked.wants
+            if "date" in gives and not FULL_DATE.search(c.text):
+                gives = gives - {"date"}  # a bare year does not say when
+            strong = asked.wants - WEAK_KINDS
+            lacking = tuning.lead_lacking if strong and not gives & strong else 1.0
+            kind = tuning.lead_kind * len(gives)
+            return lacking * (covered + kind) / (1 + len(c.text.split()) / 120)
 
         rest = [c for c in singles if not _overlaps(c, picked)]
         if rest and len(picked) < tuning.lead_parts:

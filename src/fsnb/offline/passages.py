@@ -40,6 +40,14 @@ _NUMBER_WORD = (
     r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"eighteen|twenty|thirty|thirty-six|twenty-four|forty|sixty|ninety)"
 )
+#: A date with its day or month ("March 3, 2025", "2025-03-03", "March 2025"), not a bare year.
+_DAY_DATE = (
+    rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b|\b\d{{1,2}}\s+{_MONTH}\s+\d{{4}}"
+    rf"|\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b|\b{_MONTH}\s+\d{{4}}\b"
+)
+FULL_DATE = re.compile(_DAY_DATE)
+#: Kinds of value that any passage with a capital or a digit seems to give.
+WEAK_KINDS = frozenset({"number", "entity", "place"})
 _FEATURES = {
     "amount": re.compile(
         r"[$£€¥]\s?\d|\b(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|CNY|INR)\s?\d"
@@ -47,11 +55,7 @@ _FEATURES = {
         re.I,
     ),
     "percent": re.compile(r"\d(?:\.\d+)?\s?%|\bpercent\b", re.I),
-    "date": re.compile(
-        rf"\b{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b|\b\d{{1,2}}\s+{_MONTH}\s+\d{{4}}"
-        rf"|\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b|\b{_MONTH}\s+\d{{4}}\b"
-        r"|\bQ[1-4]\s+\d{4}\b|\b(?:19|20)\d{2}\b"
-    ),
+    "date": re.compile(rf"{_DAY_DATE}|\bQ[1-4]\s+\d{{4}}\b|\b(?:19|20)\d{{2}}\b"),
     "duration": re.compile(
         rf"\b{_NUMBER_WORD}[\s-](?:\(\d+\)\s)?(?:business\s|calendar\s)?"
         r"(?:days?|weeks?|months?|years?|quarters?)\b",

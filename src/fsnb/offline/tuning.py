@@ -99,6 +99,9 @@ class Tuning:
     """Share of the question's weight a unit must add to join the first line."""
     lead_kind: float = 0.3
     """What giving a kind of value asked for is worth there, as a share of the question."""
+    lead_lacking: float = 0.5
+    """What a unit is worth for the first line when it gives none of the values a part of
+    the question asks for (a date with its day or month, an amount, a duration...)."""
     related_statements: int = 2
     """Related passages a "not found" answer shows."""
 
