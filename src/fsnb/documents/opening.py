@@ -25,6 +25,8 @@ from fsnb.documents.parse import (
     readable,
 )
 from fsnb.documents.pdf_text import pdf_opening
+from fsnb.errors import ParseError
+from fsnb.security import Sandbox
 
 #: PDFium is not thread-safe: one opening is read at a time.
 _PDFIUM = threading.Lock()
@@ -74,3 +76,12 @@ def preview(path: str | os.PathLike[str], chars: int = 1500, **kwargs: Any) -> s
         return text
     cut = text.rfind(" ", 0, chars)
     return text[: cut if cut > chars // 2 else chars].rstrip()
+
+
+def read_document(box: Sandbox, file: Path, chars: int | None = None) -> Document:
+    """`parse` of a file inside `box` (its opening `chars` only, when given), with errors
+    that name the file relative to the root."""
+    try:
+        return parse(file) if chars is None else opening(file, chars)
+    except ParseError as exc:
+        raise ParseError(box.shown(file), exc.why) from None

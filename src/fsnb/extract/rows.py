@@ -18,9 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fsnb.documents import Document, parse
+from fsnb.documents import Document
+from fsnb.documents.opening import read_document
 from fsnb.documents.quotes import quote_pattern
-from fsnb.errors import ParseError, ToolError
+from fsnb.errors import ToolError
 from fsnb.protocol import LLM, LLMError, Notify, StructuredLLM
 from fsnb.scratchpad import Scratchpad, ScratchpadError
 from fsnb.security import Sandbox
@@ -212,11 +213,7 @@ class RowsReport:
 def _document(sandbox: Sandbox, path: str | os.PathLike[str]) -> tuple[str, Document]:
     """The document's relative path and its parse (through the parse cache)."""
     target = sandbox.existing(path, "file")
-    rel = sandbox.relative(target)
-    try:
-        return rel, parse(target)
-    except ParseError as exc:
-        raise ParseError(rel, exc.why) from None
+    return sandbox.relative(target), read_document(sandbox, target)
 
 
 def _row(record: dict[str, Any], doc: Document) -> dict[str, Any]:

@@ -173,22 +173,23 @@ def extractive_answer(
     chosen = select(pool, tuning=tuning)
     documents = {r.path: r.document for r in readings}
     texts = [r.document.text for r in readings]
-    apart = apart_phrases(question, texts, tuning.phrase_window) if chosen else []
-    if not chosen or apart or not answers(question, chosen, stats, tuning=tuning):
-        return _not_found(question, readings, chosen, documents, stats, tuning, apart)
+    unsaid = absent_words(question, stats.df, tuning.rare_word) or (
+        apart_phrases(question, texts, tuning.phrase_window) if chosen else []
+    )
+    if not chosen or unsaid or not answers(question, chosen, stats, tuning=tuning):
+        return _not_found(question, readings, chosen, documents, stats, tuning, unsaid)
     return _compose(question, chosen, documents, stats, tuning, listing, pool)
 
 
 def answers(question: Question, chosen: list[Scored], stats: BM25, *, tuning: Tuning) -> bool:
     """Whether the chosen passages answer the question rather than brush past it.
 
-    No uncommon word of the question may be missing from the whole folder
-    (`absent_words`); a share of the question (`found_share`, by weight) must occur in it,
+    A share of the question (`found_share`, by weight) must occur in the folder,
     terms no document contains weighing as much as a typical term of the question; and the
     best passage (`best_share`) and the passages together (`union_share`) must hold a fair
     share of the part that does occur."""
     seen = {t: stats.idf(t) * question.weight(t) for t in question.content if stats.df.get(t)}
-    if not seen or absent_words(question, stats.df, tuning.rare_word):
+    if not seen:
         return False
     typical = sorted(seen.values())[len(seen) // 2]
     unseen = sum(typical * question.weight(t) for t in question.content if t not in seen)
@@ -274,20 +275,24 @@ def _lead(question: Question, pool: list[Scored], stats: BM25, tuning: Tuning) -
         asked = analyze(part, tuning=tuning)
         terms = set(asked.terms) & set(weights)
         total = sum(weights[t] for t in terms) or 1.0
+        strong = asked.wants - WEAK_KINDS
 
         def value(
-            c: Scored, terms: set[str] = terms, total: float = total, asked: Question = asked
+            c: Scored,
+            terms: set[str] = terms,
+            total: float = total,
+            asked: Question = asked,
+            strong: frozenset[str] = strong,
         ) -> float:
             covered = sum(weights[t] for t in c.terms & terms) / total
             gives = features(c.text) & asked.wants
             if "date" in gives and not FULL_DATE.search(c.text):
                 gives = gives - {"date"}  # a bare year does not say when
-            strong = asked.wants - WEAK_KINDS
             lacking = tuning.lead_lacking if strong and not gives & strong else 1.0
             kind = tuning.lead_kind * len(gives)
             return lacking * (covered + kind) / (1 + len(c.text.split()) / 120)
 
-        rest = [c for c in singles if not _overlaps(c, picked)]
+        rest = [c for c in singles if not _overlaps(c.path, c.span, picked)]
         if rest and len(picked) < tuning.lead_parts:
             pick = max(rest, key=lambda c: (value(c), c.score, -c.order))
             if value(pick) > 0:
@@ -301,7 +306,7 @@ def _lead(question: Question, pool: list[Scored], stats: BM25, tuning: Tuning) -
             new = sum(weights.get(t, 0.0) for t in c.terms - terms) / total
             return new + (tuning.lead_kind if c.kinds - kinds else 0.0)
 
-        rest = [c for c in singles if not _overlaps(c, picked)]
+        rest = [c for c in singles if not _overlaps(c.path, c.span, picked)]
         if not rest:
             break
         pick = max(rest, key=lambda c: (gain(c), c.score, -c.order))
@@ -323,26 +328,20 @@ def _one_sentence(text: str) -> bool:
     return len(sentences(text, Span(0, len(text), "text"))) <= 1
 
 
-def _overlaps(item: Scored, others: list[Scored]) -> bool:
+def _overlaps(path: str, span: Span, others: list[Scored]) -> bool:
+    """Whether `span` of the document `path` shares text with one of `others`."""
     return any(
-        o.path == item.path and o.span.start < item.span.end and item.span.start < o.span.end
-        for o in others
+        o.path == path and o.span.start < span.end and span.start < o.span.end for o in others
     )
 
 
 def _beyond(item: Scored, lead: list[Scored], doc: Document) -> Scored | None:
     """The passage less what the first line already quotes: its sentences (or items)
     outside the lead units; None when nothing is left."""
-    if not _overlaps(item, lead):
+    if not _overlaps(item.path, item.span, lead):
         return item
     pieces = item.parts or tuple(sentences(doc.text, item.span))
-    kept = tuple(
-        p
-        for p in pieces
-        if not any(
-            o.path == item.path and o.span.start < p.end and p.start < o.span.end for o in lead
-        )
-    )
+    kept = tuple(p for p in pieces if not _overlaps(item.path, p, lead))
     if not kept:
         return None
     text = " ".join(doc.text[p.start : p.end] for p in kept)
@@ -386,15 +385,16 @@ def _not_found(
     documents: dict[str, Document],
     stats: BM25,
     tuning: Tuning,
-    apart: list[str] | None = None,
+    unsaid: list[str],
 ) -> Action:
-    """Says plainly that the documents read do not state what was asked, what was looked
-    for, and the closest related passages, cited as related, not as the answer."""
+    """Says plainly that the documents read do not state what was asked (`unsaid`: the
+    words or phrase they lack, when known), what was looked for, and the closest related
+    passages, cited as related, not as the answer."""
     covered = set().union(*(c.terms for c in chosen)) if chosen else set()
     words = [
         w.removesuffix("'s").removesuffix("’s") for w in re.findall(r"[\w'’-]+", question.text)
     ]
-    missing = absent_words(question, stats.df, tuning.rare_word) or list(apart or [])
+    missing = list(unsaid)
     if not missing:
         missing = [w for w in words if (t := tokens(w)) and t[0] in question.content]
         missing = [w for w in missing if tokens(w)[0] not in covered] or missing
@@ -440,9 +440,9 @@ def statement(text: str, piece: Span, unit: Span) -> str:
     their header, citation-like brackets defused."""
     raw = text[piece.start : piece.end]
     if unit.kind == "row":
-        cells = [c.strip() for c in raw.strip().strip("|").split("|")]
+        cells = table_cells(raw)
         header = table_header(text, unit.start)
-        names = [c.strip() for c in header.strip().strip("|").split("|")] if header else []
+        names = table_cells(header) if header else []
         if names and len(names) == len(cells) and names != cells:
             raw = "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, cells, strict=True))
         else:
@@ -450,6 +450,11 @@ def statement(text: str, piece: Span, unit: Span) -> str:
     raw = re.sub(r"^\s*(?:#+|[-*•▪–])\s+", "", raw)
     raw = _MARKER.sub(r"(\1)", raw)
     return " ".join(raw.split())
+
+
+def table_cells(row: str) -> list[str]:
+    """The cells of a table row as a document's text prints it ("a | b", "| a | b |")."""
+    return [c.strip() for c in row.strip().strip("|").split("|")]
 
 
 def table_header(text: str, start: int) -> str:

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from fsnb.offline.answer import table_cells
 from fsnb.offline.corpus import Corpus
 from fsnb.offline.ranking import QUESTION_WORDS, path_words
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
@@ -39,7 +40,7 @@ NOTE = "_(offline backend: computed in SQL over the documents' tables, no LLM)_"
 LISTED = 12
 #: Rows a table needs to be worth aggregating over, and rows an aggregate needs.
 MIN_TABLE_ROWS = 5
-MIN_ROWS = {"sum": 2, "avg": 2, "count": 1, "max": 2, "min": 2}
+MIN_ROWS = {"sum": 2, "avg": 2, "count": 1, "max": 1, "min": 1}
 #: Documents loaded into one table at most.
 MAX_DOCUMENTS = 60
 #: Lines of a document's text that look like table rows, for it to count as tabular.
@@ -231,7 +232,8 @@ def _load(corpus: Corpus, listed: Turn, table: dict[str, Any]) -> Action:
     same = [
         p
         for p, doc in corpus.docs.items()
-        if p != source and any(_cells(line) == columns for line in doc.text.splitlines())
+        if p != source
+        and any("|" in line and table_cells(line) == columns for line in doc.text.splitlines())
     ]
     paths = [source, *sorted(same)][:MAX_DOCUMENTS]
     caption = table.get("caption") or ""
@@ -246,18 +248,6 @@ def _load(corpus: Corpus, listed: Turn, table: dict[str, Any]) -> Action:
     return Action.call(
         "load_table", reason, path=", ".join(paths), table=" ".join(columns), name=name
     )
-
-
-def _cells(line: str) -> list[str]:
-    """The cells of a table row as a document's text prints it ("a | b", "| a | b |")."""
-    if "|" not in line:
-        return []
-    cells = [c.strip() for c in line.strip().split("|")]
-    if line.strip().startswith("|"):
-        cells = cells[1:]
-    if line.strip().endswith("|"):
-        cells = cells[:-1]
-    return cells
 
 
 # -- the SQL -------------------------------------------------------------------------------
@@ -288,9 +278,7 @@ class Plan:
         named = [
             c for c in numbers if stem(c.replace("_", " ").split()[-1]) in map(stem, ask.words)
         ]
-        fractional = [
-            c for c in numbers if not columns[c].endswith("INT") and "INT" not in columns[c]
-        ]
+        fractional = [c for c in numbers if "INT" not in columns[c]]
         measure = (named or fractional or numbers or [None])[-1]
         if measure is None and ask.func != "count":
             return None
@@ -384,7 +372,7 @@ def _count(plan: Plan, figures: list[dict[str, Any]]) -> int:
     if not figures:
         return 0
     if plan.ask.func in ("max", "min"):
-        return MIN_ROWS[plan.ask.func]  # a row came back; the filter had rows
+        return len(figures)  # the extreme row itself, when the filter left any
     return int(figures[0].get("row_count") or 0)
 
 

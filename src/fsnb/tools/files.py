@@ -18,9 +18,10 @@ from pathlib import Path, PurePosixPath
 
 import regex
 
-from fsnb.documents import Document, document_files, opening, parse, supported
+from fsnb.documents import Document, document_files, parse, supported
 from fsnb.documents.batch import parse_many
 from fsnb.documents.limits import Limits
+from fsnb.documents.opening import read_document
 from fsnb.documents.text import decode, looks_binary
 from fsnb.errors import AccessDenied, NotFound, ParseError, ToolError
 from fsnb.protocol.outcome import ToolOutcome
@@ -71,15 +72,6 @@ def _skip_reason(entry: Entry, box: Sandbox) -> str:
     if looks_binary(head):
         return "skipped: binary file, not a document"
     return f"skipped: unsupported file type '{entry.path.suffix or entry.path.name}'"
-
-
-def _document(box: Sandbox, file: Path, chars: int | None = None) -> Document:
-    """`parse` (its opening `chars` only, when given), with errors that name the file
-    relative to the root."""
-    try:
-        return parse(file) if chars is None else opening(file, chars)
-    except ParseError as exc:
-        raise ParseError(box.shown(file), exc.why) from None
 
 
 def _size(file: Path) -> str:
@@ -210,7 +202,7 @@ def preview_file(path: str, *, ctx: ToolContext, chars: int = 2000) -> str:
     """
     box = ctx.sandbox
     file = box.existing(path, "file")
-    doc = _document(box, file, chars)
+    doc = read_document(box, file, chars)
     start, end, note = page_window(len(doc.text), 0, chars)
     if doc.partial and end == len(doc.text):
         note = "[more on later pages: read on with parse_file]"
@@ -234,7 +226,7 @@ def parse_file(
     """
     box = ctx.sandbox
     file = box.existing(path, "file")
-    doc = _document(box, file)
+    doc = read_document(box, file)
     start, end, note = page_window(len(doc.text), offset, limit)
     warn = "".join(f"\n(warning: {w})" for w in doc.warnings)
     header = (
