@@ -3,53 +3,73 @@
 
 A job names the file, the cache folder and the pipeline, and returns plain data: the
 parsed document as a dict or the one-line reason it failed, so results pickle to any
-executor. The local pool is a 'spawn' pool whose workers start from this module, not from
-the caller's `__main__`: it is safe in a Jupyter kernel and in a script without a
+executor. A job may also carry a finisher, a picklable function of the document run in the
+worker (the index prepares its rows there), whose result comes back instead. The local
+pool is a 'spawn' pool whose workers start from this module, not from the caller's
+`__main__`: it is safe in a Jupyter kernel and in a script without a
 `if __name__ == "__main__"` guard.
 """
 
 from __future__ import annotations
 
 import atexit
+import importlib
 import multiprocessing
 import os
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from fsnb.documents.cache import ParseCache
 from fsnb.documents.model import Document
 from fsnb.documents.parse import Pipeline, default_pipeline, parse
 from fsnb.errors import ParseError
 
-_pools: dict[int, ProcessPoolExecutor] = {}
+_pools: dict[tuple[int, tuple[str, ...]], ProcessPoolExecutor] = {}
 _lock = threading.Lock()
 
 
-def parse_job(path: str, cache_dir: str, pipeline: Pipeline) -> tuple[str, object]:
-    """("document", its dict) or ("error", why) for one file: what a worker runs."""
+#: What a worker applies to a parsed document before sending it back.
+Finisher = Callable[[Document], Any]
+
+
+def parse_job(
+    path: str, cache_dir: str, pipeline: Pipeline, finish: Finisher | None = None
+) -> tuple[str, object]:
+    """("document", its dict), ("finished", `finish(document)`) or ("error", why) for one
+    file: what a worker runs."""
     try:
         doc = parse(path, cache=ParseCache(cache_dir), pipeline=pipeline)
     except ParseError as exc:
         return "error", exc.why
     except Exception as exc:  # a parser's bug is that file's error, never the batch's
         return "error", f"unexpected {type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
+    if finish is not None:  # outside the `try`: a finisher's bug is the caller's to see
+        return "finished", finish(doc)
     return "document", doc.to_dict()
 
 
 def parse_on(
-    executor: Executor, paths: Iterable[Path], *, cache: ParseCache | None = None
-) -> Iterator[tuple[Path, Document | ParseError]]:
+    executor: Executor,
+    paths: Iterable[Path],
+    *,
+    cache: ParseCache | None = None,
+    finish: Mapping[Path, Finisher] | None = None,
+) -> Iterator[tuple[Path, Any]]:
     """Yield (path, document or error) for every path, in order of completion, parsing on
-    `executor`; files not started are cancelled when the caller stops early."""
+    `executor`; files not started are cancelled when the caller stops early. A path with a
+    finisher in `finish` yields what the finisher made of its document, in the worker."""
     store = cache or ParseCache()
     pipeline = default_pipeline()
+    finish = finish or {}
     futures: dict[Future[tuple[str, object]], Path] = {
-        executor.submit(parse_job, str(p), str(store.directory), pipeline): p for p in paths
+        executor.submit(parse_job, str(p), str(store.directory), pipeline, finish.get(p)): p
+        for p in paths
     }
     try:
         for future in as_completed(futures):
@@ -57,6 +77,8 @@ def parse_on(
             kind, value = future.result()
             if kind == "document":
                 yield path, Document.from_dict({**value, "path": str(path)})  # type: ignore[dict-item]
+            elif kind == "finished":
+                yield path, value
             else:
                 yield path, ParseError(str(path), str(value))
     finally:
@@ -64,22 +86,34 @@ def parse_on(
             future.cancel()
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A started pool of `workers` processes, shared by later calls and shut at exit."""
+def process_pool(workers: int, preload: Iterable[str] = ()) -> ProcessPoolExecutor:
+    """A started pool of `workers` processes, shared by later calls for the same `preload`
+    and shut at exit; each worker imports Docling and the modules named in `preload` as
+    it starts."""
+    modules = tuple(sorted(set(preload)))
     with _lock:
-        pool = _pools.get(workers)
+        pool = _pools.get((workers, modules))
         if pool is None:
             pool = ProcessPoolExecutor(
                 workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent,
-                initargs=(os.getpid(),),
+                initializer=_start_worker,
+                initargs=(os.getpid(), modules),
             )
             with _main_is_this_module():  # every worker starts now, from this module
                 for future in [pool.submit(_ready) for _ in range(workers)]:
                     future.result()
-            _pools[workers] = pool
+            _pools[workers, modules] = pool
         return pool
+
+
+def _start_worker(parent: int, modules: tuple[str, ...]) -> None:
+    """In a new worker: watch the parent, import Docling and `modules`."""
+    _watch_parent(parent)
+    import docling.document_converter  # noqa: F401  (imported once, before the first file)
+
+    for name in modules:
+        importlib.import_module(name)
 
 
 def _watch_parent(parent: int) -> None:
@@ -95,8 +129,7 @@ def _watch_parent(parent: int) -> None:
 
 
 def _ready() -> bool:
-    import docling.document_converter  # noqa: F401  (imported once, before the first file)
-
+    """A job that makes the pool start one more worker (each submit finding none idle)."""
     return True
 
 

@@ -4,10 +4,12 @@ The folder is walked before the database opens. A run with no document to hash o
 (every file-only run, and any unchanged tree) is one transaction: run, files, scan log.
 Otherwise changes are found by size and mtime and confirmed by a content hash; only changed
 documents are parsed (in parallel, through the parse cache), chunked and written. Rows are
-prepared outside the database and committed in batches, every `COMMIT_S` seconds or
-`BATCH` documents, each with the run's progress (`fsnb.index.runs`): the file is held only
-while a batch is written, so other processes read what is committed meanwhile, and a
-killed run loses at most its last batch. Files gone from disk are marked deleted.
+prepared outside the database (in the worker process that parsed the document when parsing
+runs in processes, so that this process only writes) and committed in batches, every
+`COMMIT_S` seconds or `BATCH` documents, each with the run's progress (`fsnb.index.runs`):
+the file is held only while a batch is written, so other processes read what is committed
+meanwhile, and a killed run loses at most its last batch. Files gone from disk are marked
+deleted.
 
 A file that cannot be read (permission denied, gone, not a regular file) gets a one-line
 reason and the rest goes on; a file larger than the cap (`FSNB_MAX_INDEX_MB`) is indexed
@@ -21,6 +23,7 @@ import time
 from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import partial
 from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,7 +41,7 @@ from fsnb.index.writer import Entry, cluster_terms, prepare, store_files, write
 from fsnb.security import Sandbox
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
     from concurrent.futures import Executor
 
     import duckdb
@@ -204,14 +207,9 @@ def _index(
     for entry in plan.problems:
         batches.add(entry)
     bar = _progress(len(plan.parse), report.root) if progress and plan.parse else None
-    rows = {row.file: (row, digest) for row, digest in plan.parse}
     try:
-        for path, result in _parsed(list(rows), *parsing):
-            row, digest = rows[path]
-            if isinstance(result, ParseError):
-                batches.add(Entry(row.path, row.size, row.mtime_ns, digest, result.why))
-            else:
-                batches.add(prepare(row.path, row.size, row.mtime_ns, digest, result))
+        for entry in _prepared(plan.parse, *parsing):
+            batches.add(entry)
             if bar is not None:
                 bar.update(1)
         batches.flush()
@@ -222,18 +220,45 @@ def _index(
     return plan.touched, None
 
 
-def _parsed(
-    paths: list[Path], workers: int | None, executor: Executor | None
-) -> Iterator[tuple[Path, Document | ParseError]]:
-    """(path, document or error) for each path, in order of completion."""
+def _prepared(
+    todo: list[tuple[FileRow, str]], workers: int | None, executor: Executor | None
+) -> Iterator[Entry]:
+    """The entry (rows or error) of each (file, hash) to parse, in order of completion:
+    prepared in the worker that parsed it on a process pool or `executor`, else here."""
+    rows = {row.file: (row, digest) for row, digest in todo}
     workers = workers or default_workers()
-    heavy = [p for p in paths if p.suffix.lower() in HEAVY]
+    heavy = [p for p in rows if p.suffix.lower() in HEAVY]
     if executor is None and workers > 1 and len(heavy) > POOL_FROM:
-        light = [p for p in paths if p.suffix.lower() not in HEAVY]
-        return chain(parse_on(process_pool(workers), heavy), parse_many(light, workers=workers))
-    if executor is None:
-        return parse_many(paths, workers=workers)
-    return parse_on(executor, paths)
+        light = [p for p in rows if p.suffix.lower() not in HEAVY]
+        pool = process_pool(workers, preload=["fsnb.index.writer"])  # what `prepare` needs
+        results = chain(_on(pool, heavy, rows), parse_many(light, workers=workers))
+    elif executor is None:
+        results = parse_many(list(rows), workers=workers)
+    else:
+        results = _on(executor, list(rows), rows)
+    for path, result in results:
+        yield _entry(*rows[path], result)
+
+
+def _on(
+    executor: Executor, paths: list[Path], rows: dict[Path, tuple[FileRow, str]]
+) -> Iterable[tuple[Path, Entry | ParseError]]:
+    """(path, entry or error) for each path, parsed and prepared on `executor`."""
+    finish = {
+        p: partial(prepare, row.path, row.size, row.mtime_ns, digest)
+        for p in paths
+        for row, digest in [rows[p]]
+    }
+    return parse_on(executor, paths, finish=finish)
+
+
+def _entry(row: FileRow, digest: str, result: Entry | Document | ParseError) -> Entry:
+    """The entry of a parsed file: prepared already, prepared here, or its error."""
+    if isinstance(result, ParseError):
+        return Entry(row.path, row.size, row.mtime_ns, digest, result.why)
+    if isinstance(result, Entry):
+        return result
+    return prepare(row.path, row.size, row.mtime_ns, digest, result)
 
 
 class _Batches:
