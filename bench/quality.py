@@ -7,7 +7,9 @@ For every `data/<corpus>/questions.json`, each question is explored with
   whitespace ignored; the answer body only, not the appended list of sources);
 - source_recall: share of the expected source files among the cited paths;
 - citations_verified: share of the answer's citations that the loop verified;
-- first_sentence: whether the answer's first sentence alone holds every expected fact;
+- first_sentence: whether the answer's first sentence alone holds every expected fact (or,
+  for a computed answer whose facts are the rows summed or counted, the number itself:
+  `answer.value`);
 - answer_chars: the answer's length in characters;
 - not_found: for a question whose answer the corpus does not hold (`"expect":
   "not_found"`, level "absent"), whether the answer says the documents do not state it.
@@ -81,6 +83,16 @@ def first_sentence(answer: str) -> str:
     return line[parts[0].start : parts[0].end] if parts else line
 
 
+def states_value(opening: str, item: dict[str, Any]) -> bool:
+    """Whether `opening` gives a computed answer's number (`answer.value`: a total, a count),
+    for questions whose facts are the rows that went into it rather than the answer."""
+    value = (item.get("answer") or {}).get("value")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    found = (n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", opening))
+    return any(abs(float(n) - value) < 0.005 for n in found)
+
+
 def score_question(item: dict[str, Any], result: Any) -> dict[str, Any]:
     """The figures for one question from its exploration result."""
     answer = _norm(result.answer)
@@ -102,7 +114,9 @@ def score_question(item: dict[str, Any], result: Any) -> dict[str, Any]:
             else None
         ),
         "first_sentence": (
-            float(all(_norm(f["text"]) in opening for f in facts)) if facts else None
+            float(all(_norm(f["text"]) in opening for f in facts) or states_value(opening, item))
+            if facts
+            else None
         ),
         "answer_chars": len(result.answer),
         "not_found": float(said_not_found) if absent else None,

@@ -90,3 +90,112 @@ def test_a_phrase_the_documents_never_say_means_not_found(folder: Path):
     assert '"garage manager"' in result.answer
     said = _explore("Who is the fleet manager?", folder)
     assert "Ingrid Solberg" in _first_line(said)
+
+
+STAFF = """# Key people
+
+- Dana Ito - Chief Financial Officer - joined 2019 - retention bonus of $400,000.
+- Omar Reyes - Chief Technology Officer - joined 2017 - retention bonus of $900,000.
+- Lena Park - VP Sales - joined 2020 - retention bonus of $300,000.
+
+Omar Reyes, Chief Technology Officer.
+
+Retention bonuses are paid in two installments: April 1, 2026 and April 1, 2027.
+The company employs 120 people, most of them engineers.
+"""
+
+
+@pytest.fixture
+def staff(tmp_path: Path) -> Path:
+    root = tmp_path / "people"
+    root.mkdir()
+    (root / "staff.md").write_text(STAFF, encoding="utf-8")
+    (root / "lease.md").write_text(LEASE, encoding="utf-8")
+    return root
+
+
+def test_a_later_part_that_points_back_is_answered_about_the_same_one(staff: Path):
+    """ "that person" is the CTO: the row that names both beats the short line that only
+    names the CTO followed by another person's bonus."""
+    result = _explore("Who is the CTO, and what retention bonus will that person receive?", staff)
+    first = _first_line(result)
+    assert "Omar Reyes" in first and "$900,000" in first
+    assert "$400,000" not in first and "$300,000" not in first
+
+
+def test_the_first_line_puts_a_value_beside_what_was_asked():
+    from fsnb.offline import Tuning
+    from fsnb.offline.passages import analyze, nearness
+
+    question = analyze("What is the purchase price of the shares?", tuning=Tuning())
+    focus = {"purchas": 1.0, "share": 1.0}
+    stated = "The Purchase Price of the Shares is $9,000,000, payable at Closing."
+    aside = "The bonus pool of $400,000 is paid on top of the Purchase Price for the Shares."
+    assert nearness(stated, focus, question.wants, question) > nearness(
+        aside, focus, question.wants, question
+    )
+    numbered = "6.2 The shares are delivered at Closing under Section 2.2."
+    count = analyze("How many shares are delivered?", tuning=Tuning())
+    assert nearness(numbered, {"share": 1.0}, count.wants, count) == 0  # not quantities
+
+
+def test_a_question_word_matches_the_forms_a_stemmer_leaves_apart():
+    from fsnb.offline import Tuning
+    from fsnb.offline.passages import analyze
+
+    question = analyze("How many people does the company employ, and who pays?", tuning=Tuning())
+    assert {"employ", "pay"} <= question.unit_terms("It has 120 employees; the buyer paid.")
+    statement = analyze("What does the statement say?", tuning=Tuning())
+    assert not statement.unit_terms("The state of the art.")  # "state" is not "statement"
+
+
+def test_passages_that_add_nothing_asked_stay_out_of_the_answer(staff: Path):
+    result = _explore("How many people does the company employ?", staff)
+    assert "120 people" in _first_line(result)
+    assert "- " not in result.answer and "Quayside" not in result.answer
+
+
+def test_a_unit_of_several_sentences_is_written_as_one_line():
+    from fsnb.offline.statements import one_line
+
+    assert one_line("2. Battery supply. One supplier, Voltaic Cells. Ends May 1, 2026.") == (
+        "Battery supply; One supplier, Voltaic Cells; Ends May 1, 2026"
+    )
+
+
+IP = """# Intellectual property schedule
+
+## Introduction
+
+This schedule lists what the company owns.
+
+## Issued patents
+
+US Patent 7,111,222 - Sensor fusion. Filed 2015, issued 2018.
+
+US Patent 7,333,444 - Battery cooling. Filed 2016, issued 2019.
+
+## Pending applications
+
+US Application 16/555,666 - Route planning. Filed 2023.
+
+## Trademarks
+
+ROVERLY, Reg. No. 4,000,001.
+"""
+
+
+def test_a_list_question_opens_with_the_entries_of_the_sections_that_name_it(tmp_path: Path):
+    root = tmp_path / "ip"
+    root.mkdir()
+    (root / "schedule.md").write_text(IP, encoding="utf-8")
+    (root / "lease.md").write_text(LEASE, encoding="utf-8")
+    first = _first_line(_explore("Which patents and patent applications does it hold?", root))
+    assert all(n in first for n in ("7,111,222", "7,333,444", "16/555,666"))
+    assert "ROVERLY" not in first and "lists what" not in first
+
+
+def test_how_many_wants_the_number_of_the_things_counted(staff: Path):
+    result = _explore("How many people does the company employ, and who is the CTO?", staff)
+    first = _first_line(result)
+    assert "120 people" in first and "Omar Reyes" in first

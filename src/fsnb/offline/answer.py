@@ -12,28 +12,27 @@ import re
 from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
+from fsnb.offline.lead import PARTS, first_line, overlaps
 from fsnb.offline.passages import (
-    FULL_DATE,
+    FEATURES,
     WEAK_KINDS,
     Question,
     Scored,
     absent_words,
-    analyze,
     apart_phrases,
-    features,
+    kind_words,
     quote_spans,
     score_unit,
     select,
 )
 from fsnb.offline.ranking import BM25, tokens
-from fsnb.offline.references import find_references
+from fsnb.offline.statements import one_line, statement, unreferenced
 from fsnb.offline.tuning import Tuning
 from fsnb.protocol import Action, CitedSource
 from fsnb.segments import Span, blocks, sentences
 
 NOTE = "_(offline extractive backend: quoted passages, no LLM)_"
 
-_MARKER = re.compile(r"\[(\d{1,3})\]")
 _RULE_AFTER = re.compile(r"[ \t]*\n[ \t]*\|?[ \t]*:?-{3,}")
 
 
@@ -138,9 +137,8 @@ def candidates(
             kinds = set().union(*(i.kinds for i in items))
             piece = text[unit.span.start : unit.span.end]
             rank = order * 10**7 + unit.span.start
-            out.append(
-                Scored(reading.path, unit.span, piece, score, terms, kinds, rank, unit.parts)
-            )
+            matching = tuple(sorted((i.span for i in items), key=lambda s: s.start))
+            out.append(Scored(reading.path, unit.span, piece, score, terms, kinds, rank, matching))
     return out
 
 
@@ -178,7 +176,8 @@ def extractive_answer(
     )
     if not chosen or unsaid or not answers(question, chosen, stats, tuning=tuning):
         return _not_found(question, readings, chosen, documents, stats, tuning, unsaid)
-    return _compose(question, chosen, documents, stats, tuning, listing, pool)
+    standing = {r.path: r.standing for r in readings}
+    return _compose(question, chosen, readings, stats, tuning, listing, pool, standing)
 
 
 def answers(question: Question, chosen: list[Scored], stats: BM25, *, tuning: Tuning) -> bool:
@@ -205,34 +204,26 @@ def answers(question: Question, chosen: list[Scored], stats: BM25, *, tuning: Tu
 def _compose(
     question: Question,
     chosen: list[Scored],
-    documents: dict[str, Document],
+    readings: list[Reading],
     stats: BM25,
     tuning: Tuning,
     listing: bool,
     pool: list[Scored],
+    standing: dict[str, float],
 ) -> Action:
     """The answer first: one line made of the sentence (or row, or item) that best covers
     each part of the question; then the other chosen passages, less what that line quotes,
     up to `support_statements` and `answer_chars` (for a list: `max_statements` and twice
     the characters)."""
-    lead = [] if listing else _lead(question, pool, stats, tuning)
+    documents = {r.path: r.document for r in readings}
+    lead = (
+        _listed(question, readings, stats, tuning)
+        if listing
+        else first_line(question, pool, stats, tuning, standing)
+    )
     if not lead:
         lead = chosen[:1]
-    support: list[Scored] = []
-    size = sum(len(c.text) for c in lead)
-    taken = {(c.path, c.span) for c in lead}
-    limit = tuning.max_statements if listing else tuning.support_statements
-    parts = len(_PARTS.split(question.text))
-    budget = tuning.answer_chars * (2 if listing or parts > 1 else 1)
-    for found in chosen:
-        if len(support) >= limit:
-            break
-        doc = documents[found.path]
-        item = None if (found.path, found.span) in taken else _beyond(found, lead, doc)
-        if item is None or (size + len(item.text) > budget and support):
-            continue
-        support.append(item)
-        size += len(item.text)
+    support = _support(question, chosen, lead, documents, tuning, listing)
     citations: list[CitedSource] = []
     first = [_cited(c, documents, stats, question, tuning, citations, source=False) for c in lead]
     lines = ["; ".join(p.rstrip(".") for p in first) + "."]
@@ -247,101 +238,100 @@ def _compose(
     return Action.stop("\n".join(lines), reason, citations)
 
 
-#: Where a question asks a second thing: "..., and when ...", "...; what ...".
-_PARTS = re.compile(
-    r"\s*,?\s+and\s+(?=(?:what|when|where|who|whom|which|how|why|is|are|was|were|do|does|"
-    r"did|has|have|at what|for how|in what|on what)\b)|\s*;\s+|\?\s+(?=\S)",
-    re.IGNORECASE,
-)
+def _support(
+    question: Question,
+    chosen: list[Scored],
+    lead: list[Scored],
+    documents: dict[str, Document],
+    tuning: Tuning,
+    listing: bool,
+) -> list[Scored]:
+    """The chosen passages that follow the first line, less what it quotes: those that add
+    something the question asks that the answer lacks so far (a question term, a strong
+    kind of value), or a rival value or document scoring `support_share` of the best
+    passage; up to `support_statements` and `answer_chars` of quotes, `part_chars` more
+    per further part of the question (for a list: all of them, up to `max_statements`
+    and twice the characters)."""
+    limit = tuning.max_statements if listing else tuning.support_statements
+    parts = len(PARTS.split(question.text))
+    budget = tuning.answer_chars * (2 if listing else 1 + tuning.part_chars * (parts - 1))
+    size = sum(_size(c) for c in lead)
+    taken = {(c.path, c.span) for c in lead}
+    said = set().union(*(c.terms for c in lead))
+    kinds = set().union(*(c.kinds for c in lead))
+    paths = {c.path for c in lead}
+    strong = question.wants - WEAK_KINDS
+    shown = set().union(*(_values(c.text, strong) for c in lead))
+    top = max((c.score for c in chosen), default=0.0)
+    out: list[Scored] = []
+    for found in chosen:
+        if len(out) >= limit:
+            break
+        item = None if (found.path, found.span) in taken else _beyond(found, lead, documents)
+        if item is None or (size + _size(item) > budget and out):
+            continue
+        new = _values(item.text, strong) - shown
+        rival = (new or item.path not in paths) and found.score >= tuning.support_share * top
+        if not (listing or item.terms - said or item.kinds - kinds - WEAK_KINDS or rival):
+            continue  # it adds nothing the question asks that the answer lacks
+        out.append(item)
+        size += _size(item)
+        said |= item.terms
+        kinds |= item.kinds
+        paths.add(item.path)
+        shown |= new
+    return out
 
 
-def _lead(question: Question, pool: list[Scored], stats: BM25, tuning: Tuning) -> list[Scored]:
-    """The one-sentence units (sentences, rows, items) that make the answer's first line:
-    for each part of the question ("when ..., and what ..."), the unit that covers most of
-    that part's weight and gives the kind of value it asks for, for its length; then, up
-    to `lead_parts`, units covering what those leave open (a question term worth
-    `lead_gain` of the question, or a kind of value asked for)."""
+def _listed(
+    question: Question, readings: list[Reading], stats: BM25, tuning: Tuning
+) -> list[Scored]:
+    """For a question that asks for a list ("which patents and applications"), the entries
+    of the sections whose headings name what it asks for ("Issued patents", "Pending
+    applications"): the first sentence of each paragraph, item or row under them, from
+    the document whose headings name the most of the question (`list_heading` of its
+    weight at least); none when no document's do."""
     weights = {t: stats.idf(t) * question.weight(t) for t in question.content}
-    best = max((c.score for c in pool), default=0.0)
-    singles = [
-        c
-        for c in pool
-        if not c.parts and c.score >= tuning.floor * best and _one_sentence(_said(c))
-    ]
-    if not singles:
-        return []
-    picked: list[Scored] = []
-    for part in _PARTS.split(question.text):
-        asked = analyze(part, tuning=tuning)
-        terms = set(asked.terms) & set(weights)
-        total = sum(weights[t] for t in terms) or 1.0
-        strong = asked.wants - WEAK_KINDS
-
-        def value(
-            c: Scored,
-            terms: set[str] = terms,
-            total: float = total,
-            asked: Question = asked,
-            strong: frozenset[str] = strong,
-        ) -> float:
-            covered = sum(weights[t] for t in c.terms & terms) / total
-            gives = features(c.text) & asked.wants
-            if "date" in gives and not FULL_DATE.search(c.text):
-                gives = gives - {"date"}  # a bare year does not say when
-            lacking = tuning.lead_lacking if strong and not gives & strong else 1.0
-            kind = tuning.lead_kind * len(gives)
-            return lacking * (covered + kind) / (1 + len(c.text.split()) / 120)
-
-        rest = [c for c in singles if not _overlaps(c.path, c.span, picked)]
-        if rest and len(picked) < tuning.lead_parts:
-            pick = max(rest, key=lambda c: (value(c), c.score, -c.order))
-            if value(pick) > 0:
-                picked.append(pick)
+    weights = {t: w for t, w in weights.items() if t not in kind_words(question)}
     total = sum(weights.values()) or 1.0
-    terms = set().union(*(c.terms for c in picked))
-    kinds = set().union(*(c.kinds for c in picked))
-    while picked and len(picked) < tuning.lead_parts:
-
-        def gain(c: Scored, terms: set[str] = terms, kinds: set[str] = kinds) -> float:
-            new = sum(weights.get(t, 0.0) for t in c.terms - terms) / total
-            return new + (tuning.lead_kind if c.kinds - kinds else 0.0)
-
-        rest = [c for c in singles if not _overlaps(c.path, c.span, picked)]
-        if not rest:
-            break
-        pick = max(rest, key=lambda c: (gain(c), c.score, -c.order))
-        if gain(pick) < tuning.lead_gain:
-            break
-        picked.append(pick)
-        terms |= pick.terms
-        kinds |= pick.kinds
-    return picked
-
-
-def _said(item: Scored) -> str:
-    """A unit as the answer words it."""
-    whole = Span(0, len(item.text), item.span.kind)
-    return statement(item.text, whole, whole)
+    best: tuple[float, list[Scored]] = (tuning.list_heading, [])
+    for reading in readings:
+        text = reading.document.text
+        named: set[str] = set()  # the question terms the headings so far name
+        heading: set[str] = set()  # those the current heading names
+        entries: list[Scored] = []
+        for block in blocks(text):
+            if block.kind == "heading":
+                heading = question.unit_terms(text[block.start : block.end]) & weights.keys()
+                named |= heading
+            elif heading and reading.shown(block.start):
+                first = sentences(text, block)[0]
+                piece = text[first.start : first.end]
+                entries.append(Scored(reading.path, first, piece, 0.0, set(heading), set()))
+        share = sum(weights[t] for t in named if any(t in e.terms for e in entries)) / total
+        if len(entries) >= 2 and share >= best[0]:
+            best = (share, entries[: tuning.max_statements])
+    return best[1]
 
 
-def _one_sentence(text: str) -> bool:
-    return len(sentences(text, Span(0, len(text), "text"))) <= 1
+def _size(item: Scored) -> int:
+    """Characters of a passage the answer quotes (a group: its matching items)."""
+    return sum(p.end - p.start for p in item.parts) if item.parts else len(item.text)
 
 
-def _overlaps(path: str, span: Span, others: list[Scored]) -> bool:
-    """Whether `span` of the document `path` shares text with one of `others`."""
-    return any(
-        o.path == path and o.span.start < span.end and span.start < o.span.end for o in others
-    )
+def _values(text: str, kinds: set[str] | frozenset[str]) -> set[str]:
+    """The values of `kinds` a text gives ("$89,000", "June 3, 2025"), as written."""
+    return {m.group(0) for kind in kinds for m in FEATURES[kind].finditer(text)}
 
 
-def _beyond(item: Scored, lead: list[Scored], doc: Document) -> Scored | None:
+def _beyond(item: Scored, lead: list[Scored], documents: dict[str, Document]) -> Scored | None:
     """The passage less what the first line already quotes: its sentences (or items)
     outside the lead units; None when nothing is left."""
-    if not _overlaps(item.path, item.span, lead):
+    if not overlaps(item.path, item.span, lead):
         return item
+    doc = documents[item.path]
     pieces = item.parts or tuple(sentences(doc.text, item.span))
-    kept = tuple(p for p in pieces if not _overlaps(item.path, p, lead))
+    kept = tuple(p for p in pieces if not overlaps(item.path, p, lead))
     if not kept:
         return None
     text = " ".join(doc.text[p.start : p.end] for p in kept)
@@ -373,9 +363,10 @@ def _cited(
             page = doc.page_at(piece.start)
             citations.append(CitedSource(id=number, path=item.path, page=page, quote=quote))
             said = statement(doc.text, piece, unit)
-            parts.append(f"{said if source else said.rstrip('.')} [{number}]")
-    joiner = "; " if item.parts else " "
-    return f"_{item.path}_: {joiner.join(parts)}" if source else joiner.join(parts)
+            parts.append(f"{said if source else one_line(said)} [{number}]")
+    if not source:
+        return "; ".join(parts)
+    return f"_{item.path}_: {('; ' if item.parts else ' ').join(parts)}"
 
 
 def _not_found(
@@ -424,47 +415,3 @@ def _searched(question: Question, words: list[str]) -> list[str]:
 def _phrase(words: list[str]) -> str:
     shown = list(dict.fromkeys(w.strip("'") for w in words))[:6]
     return ", ".join(f'"{w}"' for w in shown) if shown else "what it asks"
-
-
-def unreferenced(text: str) -> str:
-    """The text with the titles of the documents it refers to blanked out: their words
-    describe the other document, not what this passage says."""
-    for ref in reversed(find_references(text)):
-        if ref.kind in ("document", "named", "file"):
-            text = text[: ref.start] + " " * (ref.end - ref.start) + text[ref.end :]
-    return text
-
-
-def statement(text: str, piece: Span, unit: Span) -> str:
-    """A passage as a readable statement: markdown marks dropped, table cells labelled by
-    their header, citation-like brackets defused."""
-    raw = text[piece.start : piece.end]
-    if unit.kind == "row":
-        cells = table_cells(raw)
-        header = table_header(text, unit.start)
-        names = table_cells(header) if header else []
-        if names and len(names) == len(cells) and names != cells:
-            raw = "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, cells, strict=True))
-        else:
-            raw = " · ".join(c for c in cells if c)
-    raw = re.sub(r"^\s*(?:#+|[-*•▪–])\s+", "", raw)
-    raw = _MARKER.sub(r"(\1)", raw)
-    return " ".join(raw.split())
-
-
-def table_cells(row: str) -> list[str]:
-    """The cells of a table row as a document's text prints it ("a | b", "| a | b |")."""
-    return [c.strip() for c in row.strip().strip("|").split("|")]
-
-
-def table_header(text: str, start: int) -> str:
-    """The header row of the markdown table holding the row that starts at `start` ('' when
-    the row is not in a table with a header)."""
-    lines = text[:start].split("\n")[:-1]
-    for index in range(len(lines) - 1, 0, -1):
-        stripped = lines[index].strip()
-        if not stripped or "|" not in stripped:
-            return ""
-        if re.fullmatch(r"[|:\-+= ]+", stripped):
-            return lines[index - 1].strip()
-    return ""

@@ -10,8 +10,10 @@ chosen greedily, preferring units that add something new.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import pairwise
 
 from fsnb.offline.ranking import QUESTION_WORDS, tokens
@@ -21,7 +23,7 @@ from fsnb.text import STOPWORDS
 
 _WANTS = {
     "amount": r"\bhow much\b|\b(?:prices?|costs?|amounts?|fees?|pay|paid|payments?|salary|"
-    r"values?|worth|budgets?|revenues?|spend|totals?|sums?|bonus(?:es)?|compensation|"
+    r"values?|worth|budgets?|revenues?|spend|totals?|sums?|bonus(?:es)?|compensation|balances?|"
     r"consideration|exposure|commitments?|charges?|rents?|deposits?)\b|\$",
     "number": r"\bhow many\b|\bnumber of\b|\bcount\b|\bregistration\b|\bquantity\b",
     "date": r"\bwhen\b|\bdates?\b|\bdeadlines?\b|\bdue (?:date|by|on)\b|\bexpir|\btimelines?\b"
@@ -48,10 +50,11 @@ _DAY_DATE = (
 FULL_DATE = re.compile(_DAY_DATE)
 #: Kinds of value that any passage with a capital or a digit seems to give.
 WEAK_KINDS = frozenset({"number", "entity", "place"})
-_FEATURES = {
+FEATURES = {
     "amount": re.compile(
         r"[$£€¥]\s?\d|\b(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|CNY|INR)\s?\d"
-        r"|\b\d[\d,.]*\s?(?:million|billion|thousand|USD|EUR|GBP|dollars|euros?)\b",
+        r"|\b\d[\d,.]*\s?(?:million|billion|thousand|USD|EUR|GBP|dollars|euros?)\b"
+        r"|\b(?:hundred|thousand|million|billion)\s+(?:dollars|euros?|pounds)\b",
         re.I,
     ),
     "percent": re.compile(r"\d(?:\.\d+)?\s?%|\bpercent\b", re.I),
@@ -103,16 +106,62 @@ class Question:
                 self.weights[term] = self.weight(term) * factor
 
     def unit_terms(self, text: str) -> set[str]:
-        """The question terms a piece of text contains (aliases included)."""
-        found = set(tokens(text)) & set(self.terms)
+        """The question terms a piece of text contains (aliases and near forms included)."""
+        forms = self.forms
+        found = {forms[t] for t in tokens(text) if t in forms}
         found.update(term for term, pattern in self.aliases.items() if pattern.search(text))
         return found
 
+    @cached_property
+    def forms(self) -> dict[str, str]:
+        """Each stem that stands for a question term: the term itself, the stems a stemmer
+        leaves a letter or two apart ("employ" and "employe", "audit" and "auditor"), and
+        irregular verb forms ("paid" for "pay")."""
+        out: dict[str, str] = {}
+        for term in self.terms:
+            out[term] = term
+            if term in _IRREGULAR:
+                out[_IRREGULAR[term]] = term
+            out.update((form, term) for form, base in _IRREGULAR.items() if base == term)
+            if term.isalpha() and len(term) >= _NEAR_STEM:
+                for size in range(max(_NEAR_STEM, len(term) - 2), len(term)):
+                    out.setdefault(term[:size], term)
+                out.update((term + end, term) for end in _NEAR_ENDINGS)
+        return {form: term for form, term in out.items() if form not in STOPWORDS}
+
+
+#: Stems this short are matched only exactly: "state" is not "statement".
+_NEAR_STEM = 5
+#: Endings a stem may add and still name the same thing ("auditor", "employe").
+_NEAR_ENDINGS = ("e", "er", "or", "s")
+#: Irregular past forms and their stems, for matching a question's verb.
+_IRREGULAR = {
+    "paid": "pay",
+    "sold": "sell",
+    "bought": "buy",
+    "held": "hold",
+    "spent": "spend",
+    "made": "make",
+    "led": "lead",
+    "lost": "lose",
+    "met": "meet",
+    "built": "build",
+    "sent": "send",
+    "won": "win",
+    "gave": "give",
+    "given": "give",
+    "took": "take",
+    "taken": "take",
+    "wrote": "write",
+    "written": "write",
+}
+
 
 #: Verbs that carry little of what a question is about ("how long does it last").
-_VAGUE_VERBS = frozenset(
+VAGUE_VERBS = frozenset(
     tokens(
         "apply applies last happen work mean need get make take go come know say involve receive "
+        "perform conduct carry undertake hold own possess contain include "
         "want look stand deal relate affect become keep put",
         keep_stopwords=True,
     )
@@ -125,7 +174,10 @@ _HINTS = {
     "place": "territory location region country jurisdiction",
     "percent": "percent percentage rate",
 }
-_HOW = re.compile(r"\bhow\s+(?:long|often|far|soon|big|large|old)\b", re.I)
+_HOW = re.compile(
+    r"\bhow\s+(?:long|often|far|soon|big|large|old)\b|\b(?<=what|hich)\s+(?:kind|type|sort)s?\s+of\b",
+    re.I,
+)
 
 
 def analyze(question: str, texts: Sequence[str] = (), *, tuning: Tuning) -> Question:
@@ -135,7 +187,7 @@ def analyze(question: str, texts: Sequence[str] = (), *, tuning: Tuning) -> Ques
     wants = frozenset(kind for kind, pattern in _WANTS.items() if re.search(pattern, lowered))
     asked = _HOW.sub(" ", question)
     terms = [t for t in dict.fromkeys(tokens(asked)) if t not in QUESTION_WORDS]
-    weights = {t: tuning.vague_weight for t in terms if t in _VAGUE_VERBS}
+    weights = {t: tuning.vague_weight for t in terms if t in VAGUE_VERBS}
     aliases: dict[str, re.Pattern[str]] = {}
     for acronym in dict.fromkeys(_ACRONYM.findall(question)):
         key = acronym.lower()
@@ -259,7 +311,66 @@ def _expansions(acronym: str, texts: Sequence[str]) -> list[str]:
 
 def features(text: str) -> set[str]:
     """The kinds of value a passage holds (amount, date, duration, percent, number, entity)."""
-    return {kind for kind, pattern in _FEATURES.items() if pattern.search(text)}
+    return {kind for kind, pattern in FEATURES.items() if pattern.search(text)}
+
+
+def nearness(text: str, weights: Mapping[str, float], wants: frozenset[str], q: Question) -> float:
+    """How close the question terms (`weights`) sit to a value of a kind asked for, as a
+    share of their weight: a term just before the value, or just after it ("1,500,000
+    shares"), counts fully, one 4 words before it half; a term further after the value
+    counts a quarter as much, since it seldom names what the value is. "'Purchase Price'
+    means ... ($125,000,000)" gives the price its amount, where "the program totals
+    $3,500,000 ... in addition to the Purchase Price" does not."""
+    total = sum(weights.values())
+    if not total or not wants:
+        return 0.0
+    starts = [m.start() for m in _WS.finditer(text)]
+    values = [
+        (_word_at(starts, m.start()), _word_at(starts, m.end() - 1))
+        for kind in wants
+        for m in FEATURES[kind].finditer(text)
+        if kind != "number" or _quantity(text, m.start(), m.end())
+    ]
+    if not values:
+        return 0.0
+    best: dict[str, float] = {}
+    forms = q.forms
+    for i, match in enumerate(_WS.finditer(text)):
+        for term in {forms.get(t) for t in tokens(match.group(0))} & weights.keys():
+            for a, b in values:
+                if i < a:  # "the Purchase Price is $125,000,000": the term, then its value
+                    closeness = 1 / (1 + (a - i - 1) / 4)
+                elif i == b + 1:  # "1,500,000 shares"
+                    closeness = 1.0
+                elif i > b:  # "$15,000,000 (12% of the Purchase Price)"
+                    closeness = 0.25 / (1 + (i - b - 1) / 4)
+                else:
+                    continue
+                best[term] = max(best.get(term, 0.0), closeness)
+    return sum(weights[t] * c for t, c in best.items()) / total
+
+
+#: A number that names a part of a document ("6.2 ...", "Section 2.2(b)"), not a quantity.
+_NUMBERING = re.compile(
+    r"(?:^\s*[\d.]+|\b(?:sections?|articles?|schedules?|exhibits?|clauses?|items?|parts?|"
+    r"no\.|§)\s*[\d.()a-z]+)\Z",
+    re.I,
+)
+
+
+#: Digits that are part of an amount: a currency sign or code before them.
+_MONEY_BEFORE = re.compile(r"(?:[$£€¥]|\b[A-Z]{3}\s?)[\d,.]*\Z")
+
+
+def _quantity(text: str, start: int, end: int) -> bool:
+    """Whether the digits at `start:end` count something: not a section number, not an
+    amount."""
+    return not (_NUMBERING.search(text, 0, end) or _MONEY_BEFORE.search(text, 0, start))
+
+
+def _word_at(starts: list[int], offset: int) -> int:
+    """The index of the word that holds character `offset` (`starts`: each word's start)."""
+    return max(0, bisect_right(starts, offset) - 1)
 
 
 @dataclass
@@ -352,7 +463,7 @@ def select(candidates: list[Scored], *, tuning: Tuning) -> list[Scored]:
 def values(text: str) -> set[str]:
     """Numbers and capitalized names in a text: what makes two passages say different things."""
     found = set(re.findall(r"\d[\d,.]*\d|\d", text))
-    found.update(m.group(0) for m in _FEATURES["entity"].finditer(text))
+    found.update(m.group(0) for m in FEATURES["entity"].finditer(text))
     return found
 
 
