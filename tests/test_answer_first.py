@@ -67,6 +67,8 @@ def test_a_list_question_keeps_its_items():
     assert asks_for_list("List the conditions to closing")
     assert not asks_for_list("What is the annual rent?")
     assert not asks_for_list("Which firm audits the accounts?")
+    assert not asks_for_list("What happens to the pension plan after the sale?")
+    assert not asks_for_list("What was the price?")
 
 
 def test_a_word_the_folder_never_uses_means_not_found(folder: Path):

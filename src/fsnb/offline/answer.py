@@ -142,10 +142,16 @@ def candidates(
     return out
 
 
+#: Words ending in "s" after "what" or "which" that are verbs ("what happens"), not the
+#: plural noun of a list asked for ("which patents").
+_VERBS_IN_S = (
+    "does|has|was|is|happens|means|remains|applies|goes|says|makes|takes|gives|needs|"
+    "seems|looks|lasts|counts|matters|follows|comes|belongs|explains|shows"
+)
 #: A question that asks for every item of something keeps its list.
 _LIST = re.compile(
     r"\b(?:list|all|every|each|enumerate|summari[sz]e|overview|complete picture|timeline|"
-    r"what are the|who are|(?:which|what) \w+[^\Ws]s\b)",
+    rf"what are the|who are|(?:which|what) (?!(?:{_VERBS_IN_S})\b)\w{{2,}}[^\Ws]s\b)",
     re.IGNORECASE,
 )
 
