@@ -29,13 +29,17 @@ The fleet manager is Ingrid Solberg, who reports to the operations director.
 """
 
 
+def _make(root: Path, **files: str) -> Path:
+    """A folder holding `files` (name without ".md" -> markdown text)."""
+    root.mkdir()
+    for name, text in files.items():
+        (root / f"{name}.md").write_text(text, encoding="utf-8")
+    return root
+
+
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    root = tmp_path / "facilities"
-    root.mkdir()
-    (root / "lease.md").write_text(LEASE, encoding="utf-8")
-    (root / "fleet.md").write_text(FLEET, encoding="utf-8")
-    return root
+    return _make(tmp_path / "facilities", lease=LEASE, fleet=FLEET)
 
 
 def _explore(question: str, folder: Path) -> ExplorationResult:
@@ -109,11 +113,7 @@ The company employs 120 people, most of them engineers.
 
 @pytest.fixture
 def staff(tmp_path: Path) -> Path:
-    root = tmp_path / "people"
-    root.mkdir()
-    (root / "staff.md").write_text(STAFF, encoding="utf-8")
-    (root / "lease.md").write_text(LEASE, encoding="utf-8")
-    return root
+    return _make(tmp_path / "people", staff=STAFF, lease=LEASE)
 
 
 def test_a_later_part_that_points_back_is_answered_about_the_same_one(staff: Path):
@@ -188,10 +188,7 @@ ROVERLY, Reg. No. 4,000,001.
 
 
 def test_a_list_question_opens_with_the_entries_of_the_sections_that_name_it(tmp_path: Path):
-    root = tmp_path / "ip"
-    root.mkdir()
-    (root / "schedule.md").write_text(IP, encoding="utf-8")
-    (root / "lease.md").write_text(LEASE, encoding="utf-8")
+    root = _make(tmp_path / "ip", schedule=IP, lease=LEASE)
     first = _first_line(_explore("Which patents and patent applications does it hold?", root))
     assert all(n in first for n in ("7,111,222", "7,333,444", "16/555,666"))
     assert "ROVERLY" not in first and "lists what" not in first
