@@ -257,10 +257,14 @@ def _support(
     kind of value), or a rival value or document scoring `support_share` of the best
     passage; up to `support_statements` and `answer_chars` of quotes, `part_chars` more
     per further part of the question (for a list: all of them, up to `max_statements`
-    and twice the characters)."""
+    and `list_chars`)."""
     limit = tuning.max_statements if listing else tuning.support_statements
     parts = len(PARTS.split(question.text))
-    budget = tuning.answer_chars * (2 if listing else 1 + tuning.part_chars * (parts - 1))
+    budget = (
+        tuning.list_chars
+        if listing
+        else tuning.answer_chars * (1 + tuning.part_chars * (parts - 1))
+    )
     size = sum(_size(c) for c in lead)
     taken = {(c.path, c.span) for c in lead}
     said = set().union(*(c.terms for c in lead))

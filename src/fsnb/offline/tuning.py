@@ -92,7 +92,9 @@ class Tuning:
     support_statements: int = 5
     """Passages after the first line that an answer to one fact adds at most."""
     answer_chars: int = 700
-    """Characters of quoted text an answer holds at most (twice that for a list)."""
+    """Characters of quoted text an answer holds at most..."""
+    list_chars: int = 2000
+    """...and an answer to a question that asks for a list."""
     part_chars: float = 0.5
     """Share of `answer_chars` added for each further part of a question ("..., and when")."""
     support_share: float = 0.5
