@@ -229,6 +229,16 @@ def test_tables_per_dimension_and_model(small: tuple[Store, Path]):
     assert isinstance(stored_embedder(store, root), HashEmbedder)
 
 
+def test_only_the_index_files_own_vector_tables_count(small: tuple[Store, Path], tmp_path: Path):
+    """Another database attached to the same connection may hold tables of the same names."""
+    store, root = small
+    with store.connect() as con:
+        con.execute(f"ATTACH '{tmp_path / 'other.duckdb'}' AS other")
+        con.execute("CREATE TABLE other.embeddings_8 (model VARCHAR, chunk_id BIGINT)")
+        assert stored_models(con, root).empty
+        assert not has_vectors(con, root, HashEmbedder(8))
+
+
 def test_vector_search_and_hybrid_fusion(small: tuple[Store, Path]):
     store, root = small
     embedder = HashEmbedder(256)

@@ -187,7 +187,10 @@ def table_for(dim: int) -> str:
 
 
 def _exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
-    found = con.execute("SELECT 1 FROM duckdb_tables() WHERE table_name = ?", [table]).fetchone()
+    found = con.execute(
+        "SELECT 1 FROM duckdb_tables() WHERE table_name = ? AND database_name = current_database()",
+        [table],
+    ).fetchone()
     return found is not None
 
 
@@ -264,7 +267,9 @@ def has_vectors(store: Source, folder: Folder, embedder: Embedder) -> bool:
 def stored_models(store: Source, folder: Folder) -> pd.DataFrame:
     """The embedders that have vectors for `folder`: model, dim, chunks."""
     with session(store, folder) as (con, cid):
-        names = con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+        names = con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+        ).fetchall()
         tables = [t for (t,) in names if re.fullmatch(r"embeddings_\d+", t)]
         parts = [
             f"SELECT e.model, {t.split('_')[1]} AS dim, count(*) AS chunks FROM {t} e"
