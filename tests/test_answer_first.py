@@ -198,3 +198,21 @@ def test_how_many_wants_the_number_of_the_things_counted(staff: Path):
     result = _explore("How many people does the company employ, and who is the CTO?", staff)
     first = _first_line(result)
     assert "120 people" in first and "Omar Reyes" in first
+
+
+BENEFITS = """# Benefit plans
+
+## Pension plan
+
+The pension plan has 240 members and assets of about $31 million, invested through two
+index funds chosen by the trustees in 2019. The plan continues after the sale and merges
+into the buyer's plan on January 1, 2026. After the merger, members receive a match of up
+to 5% of pay, with credit for prior service. Vesting schedules stay as they are.
+"""
+
+
+def test_what_happens_gets_the_rest_of_the_account(tmp_path: Path):
+    root = _make(tmp_path / "hr", benefits=BENEFITS, lease=LEASE)
+    result = _explore("What happens to the pension plan after the sale?", root)
+    assert "January 1, 2026" in _first_line(result)
+    assert "5% of pay" in result.answer

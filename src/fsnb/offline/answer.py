@@ -218,9 +218,9 @@ def _compose(
     standing: dict[str, float],
 ) -> Action:
     """The answer first: one line made of the sentence (or row, or item) that best covers
-    each part of the question; then the other chosen passages, less what that line quotes,
-    up to `support_statements` and `answer_chars` (for a list: `max_statements` and twice
-    the characters)."""
+    each part of the question (for a list, the entries of the sections that name it);
+    then, for a question that asks for an account ("what happens to ..."), the rest of
+    the first unit's paragraph; then the chosen passages that add to it (`_support`)."""
     documents = {r.path: r.document for r in readings}
     lead = (
         _listed(question, readings, stats, tuning)
@@ -230,6 +230,9 @@ def _compose(
     if not lead:
         lead = chosen[:1]
     support = _support(question, chosen, lead, documents, tuning, listing)
+    if _EXPLAIN.match(question.text):
+        account = _rest_of_paragraph(lead[0], documents)
+        support = [*account, *(s for s in support if not overlaps(s.path, s.span, account))]
     citations: list[CitedSource] = []
     first = [_cited(c, documents, stats, question, tuning, citations, source=False) for c in lead]
     lines = ["; ".join(p.rstrip(".") for p in first) + "."]
@@ -332,6 +335,29 @@ def _size(item: Scored) -> int:
 def _values(text: str, kinds: set[str] | frozenset[str]) -> set[str]:
     """The values of `kinds` a text gives ("$89,000", "June 3, 2025"), as written."""
     return {m.group(0) for kind in kinds for m in FEATURES[kind].finditer(text)}
+
+
+#: A question that asks for an account rather than a value ("what happens to ...").
+_EXPLAIN = re.compile(
+    r"\s*(?:what (?:happens|happened|will happen)|how (?:does|do|did|will|would|is|are|was)|"
+    r"why|describe|explain)\b",
+    re.IGNORECASE,
+)
+
+
+def _rest_of_paragraph(unit: Scored, documents: dict[str, Document]) -> list[Scored]:
+    """The sentences after `unit` in its paragraph, as one passage (none when it ends
+    the paragraph): what an account goes on to say."""
+    text = documents[unit.path].text
+    block = next((b for b in blocks(text) if b.start <= unit.span.start < b.end), None)
+    if block is None or block.kind != "text":
+        return []
+    after = [s for s in sentences(text, block) if s.start >= unit.span.end]
+    if not after:
+        return []
+    span = Span(after[0].start, after[-1].end, "text")
+    piece = text[span.start : span.end]
+    return [replace(unit, span=span, text=piece, parts=tuple(after))]
 
 
 def _beyond(item: Scored, lead: list[Scored], documents: dict[str, Document]) -> Scored | None:
