@@ -85,6 +85,8 @@ def _verified(result: ExplorationResult) -> None:
         ),
         ("What was the average cost from January to March?", "avg", (1, 2, 3), (), ()),
         ("What was my largest single purchase of the year?", "max", (), (), ("purchase",)),
+        ("Which supplier charged the most per year?", "max", (), (), ("supplier",)),
+        ("What is the most important risk?", None, (), (), ()),
         ("Who signed the escrow agreement?", None, (), (), ()),
         ("How much is the founder paid for consulting?", "sum", (), (), ("founder", "consulting")),
     ],
@@ -126,6 +128,22 @@ def test_a_count_filtered_by_month_and_an_extreme(orders, tmp_path):
     # asking again reloads the same documents' rows instead of adding them twice
     rows = Scratchpad(db, folder=orders).rows("extracted")
     assert rows == sum(len(r) for r in ORDERS.values())
+
+
+def test_an_extreme_is_one_item_not_the_total_row(tmp_path):
+    root = tmp_path / "plan"
+    root.mkdir()
+    (root / "savings.csv").write_text(
+        "Measure,Annual savings (EUR)\nClose the Leeds depot,410000\n"
+        "Merge the payroll teams,260000\nRenegotiate freight,185000\n"
+        "Sublet the third floor,120000\nTotal savings,975000\n",
+        encoding="utf-8",
+    )
+    result = _explore("Which single measure saves the most per year?", root, tmp_path / "i.db")
+    first = result.answer.splitlines()[0]
+    assert "410,000" in first and "Close the Leeds depot" in first
+    assert "975" not in first
+    _verified(result)
 
 
 def test_a_question_the_tables_do_not_answer_reads_passages(orders, tmp_path):

@@ -46,11 +46,17 @@ MAX_DOCUMENTS = 60
 #: Lines of a document's text that look like table rows, for it to count as tabular.
 TABLE_LINES = 3
 
+#: "the most" or "the least" standing alone ("saves the most per year"), not before an
+#: adjective ("the most important").
+_ALONE = r"(?=\s*(?:$|[?.,;]|per\b|a\b|an\b|each\b|in\b|of\b|over\b|during\b))"
+#: A row that sums the others, by its label ("Total", "Subtotal", "All other customers"):
+#: never the largest or smallest single item.
+_SUMMARY = r"(?i)^\s*(?:grand\s+|sub-?)?totals?\b|^\s*all\s+others?\b"
 _AGGREGATES = (  # the first that matches wins: "the total number of" is a count
     ("avg", r"\baverage\b|\bmean\b|\btypical(?:ly)?\b"),
     ("count", r"\bhow many\b|\bnumber of\b|\bcount\b"),
-    ("max", r"\b(?:largest|biggest|highest|most expensive|maximum|greatest)\b"),
-    ("min", r"\b(?:smallest|lowest|cheapest|least expensive|minimum)\b"),
+    ("max", rf"\b(?:largest|biggest|highest|most expensive|maximum|greatest)\b|\bthe most{_ALONE}"),
+    ("min", rf"\b(?:smallest|lowest|cheapest|least expensive|minimum)\b|\bthe least{_ALONE}"),
     (
         "sum",
         r"\btotal(?:led|ed|s)?\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|"
@@ -334,6 +340,9 @@ class Plan:
             tests.append(f"month({_q(self.date)}) IN ({', '.join(map(str, self.ask.months))})")
         if self.date and self.ask.years:
             tests.append(f"year({_q(self.date)}) IN ({', '.join(map(str, self.ask.years))})")
+        label = next((c for c, k in self.columns.items() if k.startswith("VARCHAR")), None)
+        if label is not None and self.ask.func in ("max", "min"):  # not the largest item
+            tests.append(f"NOT coalesce(regexp_matches({_q(label)}, {_text(_SUMMARY)}), false)")
         return f" WHERE {' AND '.join(tests)}" if tests else ""
 
     def aggregate_sql(self) -> str:
