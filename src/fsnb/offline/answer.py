@@ -304,8 +304,8 @@ def _listed(
     applications"): the first sentence of each paragraph, item or row under them, from
     the document whose headings name the most of the question (`list_heading` of its
     weight at least); none when no document's do."""
-    weights = {t: stats.idf(t) * question.weight(t) for t in question.content}
-    weights = {t: w for t, w in weights.items() if t not in kind_words(question)}
+    kinds = kind_words(question)
+    weights = {t: stats.idf(t) * question.weight(t) for t in question.content if t not in kinds}
     total = sum(weights.values()) or 1.0
     best: tuple[float, list[Scored]] = (tuning.list_heading, [])
     for reading in readings:

@@ -122,25 +122,25 @@ class Worth:
         tuning: Tuning,
         standing: dict[str, float],
     ) -> None:
-        heads = _heads(asked.text, kind_words(asked))  # "purchase price": the topic too
-        kinds = kind_words(asked) - heads  # "total": what the answer is, not its topic
+        named = kind_words(asked)
+        kinds = named - _heads(asked.text, named)  # "total", not the "price" of "purchase price"
         weights = {
             t: w * (tuning.lead_kind_word if t in kinds else 1.0) for t, w in weights.items()
         }
         self.question, self.asked, self.tuning, self.standing = question, asked, tuning, standing
         self.total = sum(weights[t] for t in own) or 1.0
         self.share = {t: w if t in own else tuning.lead_whole * w for t, w in weights.items()}
-        self.counted = set(tokens(" ".join(_COUNTED.findall(asked.text)))) & own
-        self.focus = {t: weights[t] for t in (self.counted or own - kinds or own)}
-        self.strong = asked.wants - WEAK_KINDS | (_COUNT if self.counted else set())
+        counted = set(tokens(" ".join(_COUNTED.findall(asked.text)))) & own
+        self.counted = dict.fromkeys(counted, 1.0)  # each counted noun weighs the same
+        self.focus = {t: weights[t] for t in (counted or own - kinds or own)}
+        self.strong = asked.wants - WEAK_KINDS | (_COUNT if counted else set())
 
     def gives(self, text: str) -> set[str]:
         """The kinds of value asked for that a unit's text gives."""
         found = features(text) & self.asked.wants
         if "date" in found and not FULL_DATE.search(text):
             found.discard("date")  # a bare year does not say when
-        counted = dict.fromkeys(self.counted, 1.0)
-        if counted and nearness(text, counted, _COUNT, self.question) < 0.8:
+        if self.counted and nearness(text, self.counted, _COUNT, self.question) < 0.8:
             found.discard("number")  # a number, but not one of the things counted
         return found
 

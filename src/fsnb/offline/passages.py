@@ -324,7 +324,8 @@ def nearness(text: str, weights: Mapping[str, float], wants: frozenset[str], q: 
     total = sum(weights.values())
     if not total or not wants:
         return 0.0
-    starts = [m.start() for m in _WS.finditer(text)]
+    words = list(_WS.finditer(text))
+    starts = [m.start() for m in words]
     values = [
         (_word_at(starts, m.start()), _word_at(starts, m.end() - 1))
         for kind in wants
@@ -335,7 +336,7 @@ def nearness(text: str, weights: Mapping[str, float], wants: frozenset[str], q: 
         return 0.0
     best: dict[str, float] = {}
     forms = q.forms
-    for i, match in enumerate(_WS.finditer(text)):
+    for i, match in enumerate(words):
         for term in {forms.get(t) for t in tokens(match.group(0))} & weights.keys():
             for a, b in values:
                 if i < a:  # "the Purchase Price is $125,000,000": the term, then its value
@@ -351,7 +352,7 @@ def nearness(text: str, weights: Mapping[str, float], wants: frozenset[str], q: 
 
 
 #: A number that names a part of a document ("6.2 ...", "Section 2.2(b)"), not a quantity.
-_NUMBERING = re.compile(
+_SECTION_NUMBER = re.compile(
     r"(?:^\s*[\d.]+|\b(?:sections?|articles?|schedules?|exhibits?|clauses?|items?|parts?|"
     r"no\.|§)\s*[\d.()a-z]+)\Z",
     re.I,
@@ -365,7 +366,7 @@ _MONEY_BEFORE = re.compile(r"(?:[$£€¥]|\b[A-Z]{3}\s?)[\d,.]*\Z")
 def _quantity(text: str, start: int, end: int) -> bool:
     """Whether the digits at `start:end` count something: not a section number, not an
     amount."""
-    return not (_NUMBERING.search(text, 0, end) or _MONEY_BEFORE.search(text, 0, start))
+    return not (_SECTION_NUMBER.search(text, 0, end) or _MONEY_BEFORE.search(text, 0, start))
 
 
 def _word_at(starts: list[int], offset: int) -> int:

@@ -98,8 +98,9 @@ class Tuning:
     part_chars: float = 0.5
     """Share of `answer_chars` added for each further part of a question ("..., and when")."""
     support_share: float = 0.5
-    """A passage that adds nothing the question asks about but a value of the kind it asks
-    for joins the answer when it scores this share of the best passage: a rival answer."""
+    """A passage that adds no question term, only a new value of the kind asked for or a
+    document not cited yet, follows the first line when it scores this share of the best
+    passage: a rival answer."""
     lead_damping: int = 120
     """A unit's worth for the first line is divided by 1 + its words / this."""
     lead_context: float = 0.5
@@ -121,8 +122,9 @@ class Tuning:
     """What a unit is worth for the first line when it gives none of the values a part of
     the question asks for (a date with its day or month, an amount, a duration...)."""
     lead_whole: float = 0.3
-    """What the question's other parts' terms are worth for a part's unit, as a share of
-    their weight: "what retention bonus will that person receive" is about the person."""
+    """What the question's earlier parts' terms are worth for a later part's unit, as a
+    share of their weight: "what retention bonus will that person receive" is about the
+    person the part before asked for."""
     lead_near: float = 0.8
     """What a unit's question terms sitting beside a value of the kind asked for are worth
     there, as a share of the part's weight."""
