@@ -8,9 +8,10 @@ valid Action is re-asked with the validation error fed back. Each retry calls `n
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 from typing import Any
 
-import httpx
 from google.genai import errors, types
 
 from fsnb import config
@@ -41,14 +42,12 @@ _ROLES = {"user": "user", "assistant": "model"}  # Gemini calls the assistant 'm
 
 
 def _transient_errors() -> tuple[type[Exception], ...]:
-    """Connection-level failures of either HTTP library the SDK may use."""
-    found: list[type[Exception]] = [httpx.TransportError]
-    try:
-        import httpx2
-
-        found.append(httpx2.TransportError)
-    except (ImportError, AttributeError):
-        pass
+    """Connection-level failures of the HTTP libraries the SDK may use: google-genai 3
+    depends on httpx2, earlier releases on httpx; whichever is installed counts."""
+    found: list[type[Exception]] = []
+    for name in ("httpx2", "httpx"):
+        with contextlib.suppress(ImportError, AttributeError):
+            found.append(importlib.import_module(name).TransportError)
     return tuple(found)
 
 
