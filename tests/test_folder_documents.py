@@ -9,6 +9,7 @@ import pytest
 from fsnb.agent import Explorer
 from fsnb.documents import FolderDocuments
 from fsnb.errors import AccessDenied, ParseError
+from fsnb.llm.masked import MaskedDocuments
 from fsnb.protocol import Action, Conversation, Documents, Reply
 from fsnb.security import Sandbox
 
@@ -65,7 +66,9 @@ class _Recorder:
 def test_the_explorer_hands_the_run_its_folders_documents(folder: Path):
     llm = _Recorder()
     Explorer(folder, llm).run("What is the purchase price?")
-    documents = llm.seen[0].documents
+    masked = llm.seen[0].documents  # the backend reads them through the secret mask
+    assert isinstance(masked, MaskedDocuments)
+    documents = masked.inner
     assert isinstance(documents, FolderDocuments)
     assert documents.sandbox.root == folder.resolve()
     assert "agreement.pdf" in documents.paths()

@@ -28,8 +28,9 @@ from fsnb.documents import FolderDocuments, parse
 from fsnb.errors import AccessDenied, FsnbError
 from fsnb.index import Index
 from fsnb.index.explorations import record
+from fsnb.llm.masked import mask_outcome, masked
 from fsnb.protocol import LLM, Action, Conversation, LLMError, ToolOutcome, Turn
-from fsnb.redact import mask_secrets, withheld_note
+from fsnb.redact import withheld_note
 from fsnb.security import Sandbox
 from fsnb.tools import Registry, ToolContext, agent_registry
 from fsnb.tools.registry import describe
@@ -81,8 +82,10 @@ class Explorer:
         if use_index == "auto":
             use_index = _index_is_current(self.db, self.sandbox.root)
         self.use_index = use_index
-        self.reveal_secrets = reveal_secrets  # False: secret values in tool output are masked
-        self.llm = llm
+        #: False: every text bound for the backend is masked (`fsnb.llm.masked`), and what
+        #: the run keeps (turns, trace, saved runs) is what the backend saw
+        self.reveal_secrets = reveal_secrets
+        self.llm = masked(llm, reveal=reveal_secrets)
         self.max_steps = max_steps
         self.timeout_s = timeout_s
         self.max_result_chars = max_result_chars
@@ -248,7 +251,9 @@ class _Run:
         self.step = 0
         self.price = price_for(explorer.llm.model)
         # what every tool call works in; tools that ask the LLM (extract_rows) use its backend
-        self.ctx = ToolContext(explorer.sandbox, explorer.db, llm=explorer.llm)
+        self.ctx = ToolContext(
+            explorer.sandbox, explorer.db, llm=explorer.llm, reveal_secrets=explorer.reveal_secrets
+        )
 
     def clock(self) -> float:
         """Seconds since the run started."""
@@ -329,6 +334,8 @@ class _Run:
             events=self.events,
             backend=x.llm.backend,
             model=x.llm.model,
+            base_url=getattr(x.llm, "base_url", None),
+            reveal_secrets=x.reveal_secrets,
             error=error,
             documents_read=list(self.read_order),
             stopped=stopping and not error,
@@ -438,6 +445,7 @@ class _Run:
                 lambda: self.x.registry.call("glob", pattern, ctx=self.ctx),
                 "while running tool glob",
             )
+            outcome = self._seen(outcome)[0]
         return Turn(action, outcome.text, outcome)
 
     def _ask_human(self, action: Action) -> Generator[ev.Event, None, Turn]:
@@ -473,11 +481,11 @@ class _Run:
             raise
         duration = (time.perf_counter() - began) * 1000
         self._tool_tokens()
-        text = outcome.text
         if outcome.ok:
             self._record(name, args, outcome)
-        shown, withheld = (text, 0) if self.x.reveal_secrets else mask_secrets(text)
-        sent, cut = cut_result(shown, self.x.max_result_chars)
+        chars = len(outcome.text)
+        outcome, withheld = self._seen(outcome)
+        sent, cut = cut_result(outcome.text, self.x.max_result_chars)
         if withheld:
             sent += "\n" + withheld_note(withheld)
         self.usage.tool_calls += 1
@@ -488,7 +496,7 @@ class _Run:
                 args=args,
                 result=sent,
                 duration_ms=round(duration, 1),
-                chars=len(text),
+                chars=chars,
                 phase=phase,
                 target=target,
                 truncated=cut > 0,
@@ -498,6 +506,11 @@ class _Run:
             )
         )
         return Turn(action, sent, outcome, cut)
+
+    def _seen(self, outcome: ToolOutcome) -> tuple[ToolOutcome, int]:
+        """The outcome as the backend sees it (masked unless secrets are revealed), which
+        is what the turn, the trace and saved runs keep; and how many values it withheld."""
+        return (outcome, 0) if self.x.reveal_secrets else mask_outcome(outcome)
 
     def _tool_tokens(self) -> None:
         """Bill the LLM calls a tool made (extract_rows) to the run's usage."""

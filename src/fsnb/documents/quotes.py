@@ -4,15 +4,26 @@ from __future__ import annotations
 
 import re
 
+from fsnb.redact import MARKER
+
 _PAGE_MARK = re.compile(r"\[page \d+\]")
+#: What stands for a withheld secret in a quote: the model saw the marker, the file holds
+#: the value (one to a few tokens, never across a line).
+_WITHHELD = r"[^\n]{1,300}?"
 
 
 def quote_pattern(quote: str) -> re.Pattern[str] | None:
-    """A regex that finds the quote in text regardless of line breaks, spacing and case."""
-    words = _PAGE_MARK.sub(" ", quote).strip(" \"'“”‘’.…").split()
-    if not words:
+    """A regex that finds the quote in text regardless of line breaks, spacing and case;
+    a `[secret withheld]` in the quote matches the value the masker withheld."""
+    parts = [_words(part) for part in _PAGE_MARK.sub(" ", quote).split(MARKER)]
+    if not any(parts):
         return None
-    return re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
+    return re.compile(_WITHHELD.join(parts), re.IGNORECASE)
+
+
+def _words(text: str) -> str:
+    words = text.strip(" \"'“”‘’.…").split()
+    return r"\s+".join(re.escape(w) for w in words)
 
 
 __all__ = ["quote_pattern"]

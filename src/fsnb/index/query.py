@@ -23,6 +23,7 @@ from fsnb.errors import FsnbError
 from fsnb.index import runs
 from fsnb.index.filters import compile_filter
 from fsnb.index.store import SCHEMA_VERSION, Store, corpus_id, file_version
+from fsnb.redact import mask_secrets
 from fsnb.text import STOPWORDS, stem, tokenize
 
 #: Where to search: a `Store`, or a connection already open on one (opening costs ~50 ms).
@@ -260,7 +261,12 @@ def coverage(idf: dict[str, float], text: str) -> float:
 
 
 def highlights(text: str, words: dict[str, str], heading: str = "") -> dict[str, Any]:
-    """{terms: the query words found, snippet}; `words` maps query stems to query words."""
+    """{terms: the query words found, snippet}; `words` maps query stems to query words.
+
+    The snippet comes from the text with its secret values withheld: highlighting and
+    joining lines would hide a `key = value` or a table column from the masker later on.
+    """
+    text = mask_secrets(text)[0]
     spans = [
         (m.start(), m.end(), term)
         for m in _candidates(tuple(words)).finditer(text)

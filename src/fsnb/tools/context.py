@@ -11,6 +11,7 @@ import functools
 import os
 
 from fsnb.index.store import Store
+from fsnb.llm.masked import masked
 from fsnb.protocol import LLM
 from fsnb.scratchpad import Scratchpad
 from fsnb.security import Sandbox
@@ -18,7 +19,8 @@ from fsnb.security import Sandbox
 
 class ToolContext:
     """The folder being explored (a path or its `Sandbox`), the index database (None: the
-    default one) and the run's LLM (None: tools that need one refuse)."""
+    default one) and the run's LLM (None: tools that need one refuse), behind the secret
+    mask unless `reveal_secrets` (`fsnb.llm.masked`): a tool reaches a model no other way."""
 
     def __init__(
         self,
@@ -26,10 +28,11 @@ class ToolContext:
         db: str | os.PathLike[str] | None = None,
         *,
         llm: LLM | None = None,
+        reveal_secrets: bool = False,
     ) -> None:
         self._root = root
         self.db = os.fspath(db) if db else None
-        self.llm = llm
+        self.llm = None if llm is None else masked(llm, reveal=reveal_secrets)
         #: (prompt, completion, thinking) tokens of each LLM call made by a tool, until
         #: the run takes them into its usage (`take_spent`).
         self.spent: list[tuple[int, int, int]] = []
