@@ -99,7 +99,7 @@ def test_save_and_load_round_trip(folder: Path, tmp_path: Path):
     first = fsnb.explore(PRICE, folder=folder, llm="offline")
     second = first.follow_up(CLOSING)
     path = second.save(tmp_path / "run.json")
-    loaded = fsnb.load(path)
+    loaded = fsnb.load(path, folder=folder)  # a follow-up reads only in a folder named here
     assert loaded.to_record() == second.to_record()
     assert loaded._repr_html_() == second._repr_html_()
     assert [e.to_dict() for e in loaded.events] == [e.to_dict() for e in second.events]

@@ -70,13 +70,52 @@ def explore_events(
 
 
 def load(
-    path: str | Path, *, llm: str | LLM | None = None, model: str | None = None, **options: Any
+    path: str | Path,
+    folder: str | Path | None = None,
+    *,
+    llm: str | LLM | None = None,
+    model: str | None = None,
+    **options: Any,
 ) -> ExplorationResult:
-    """A run saved with `result.save(path)`; `.follow_up(question)` continues its thread
-    with its backend (or `llm`), over its folder. Options go to `fsnb.agent.Explorer`."""
-    from fsnb.agent import ExplorationResult
+    """A run saved with `result.save(path)`, to show; with `folder`, also to follow up.
 
-    return _reopened(ExplorationResult.load(path), llm, model, options)
+    A saved file can be edited, so the folder it names is not trusted: `.follow_up(question)`
+    reads files only under the `folder` passed here (the run is re-rooted there, and its
+    citations checked again under it) and is refused without one. It continues with the
+    run's backend, model and server (`llm` may name the same backend only). Options go to
+    `fsnb.agent.Explorer`."""
+    from fsnb.agent import ExplorationResult
+    from fsnb.agent.result import NotContinued
+
+    result = ExplorationResult.load(path)
+    if folder is None:
+        result.explorer = NotContinued(
+            f"a run loaded from a file is followed up only in a folder you name: "
+            f"fsnb.load({str(path)!r}, folder=...) (it names {result.folder})"
+        )
+        return result
+    result.folder = str(Path(folder).expanduser().resolve())
+    _recheck(result)
+    return _reopened(result, llm, model, options)
+
+
+def _recheck(result: ExplorationResult) -> None:
+    """Check a loaded run's citations again, in its (new) folder."""
+    from fsnb.agent.citations import verify_citations
+    from fsnb.errors import FsnbError, one_line
+    from fsnb.protocol import CitedSource
+    from fsnb.security import Sandbox
+
+    try:
+        sources = [CitedSource(id=c.id, path=c.path, page=c.page, quote=c.quote)
+                   for c in result.citations if c.path]  # fmt: skip
+        sandbox = Sandbox(result.folder)
+        checked = verify_citations(result.answer, sources, sandbox, set(result.read_paths))
+    except (FsnbError, OSError, ValueError) as exc:  # no such folder, or odd citations
+        for citation in result.citations:
+            citation.verified, citation.problem = False, f"cannot be checked: {one_line(exc)}"
+        return
+    result.citations = checked
 
 
 def explorations(
@@ -103,16 +142,26 @@ def explorations(
 def _reopened(
     result: ExplorationResult, llm: str | LLM | None, model: str | None, options: dict[str, Any]
 ) -> ExplorationResult:
-    """`result` with an explorer to follow it up: its backend and model unless given."""
-    from fsnb.errors import FsnbError
+    """`result` with an explorer to follow it up: its backend, model and server (`llm`, an
+    LLM or a name, must be of the same backend and server)."""
+    from fsnb.agent.result import NotContinued, check_follow_up
+    from fsnb.errors import FsnbError, one_line
+    from fsnb.llm import get_llm, registry
 
-    chosen = llm or result.backend
+    llm = None if llm == registry.AUTO else llm  # not a choice: the run's backend
+    if isinstance(llm, str) or llm is None:
+        check_follow_up(result, registry.split_id(llm, model)[0], None)
+    else:
+        check_follow_up(result, llm.backend, getattr(llm, "base_url", None), exact=True)
     try:
-        result.explorer = _explorer(
-            result.folder, chosen, model or (result.model if llm is None else None), **options
+        chosen = get_llm(
+            llm or result.backend,
+            model=model or (result.model if llm is None else None),
+            base_url=result.base_url,
         )
-    except FsnbError:  # no key, or the folder is gone: it still renders; follow_up says so
-        result.explorer = None
+        result.explorer = _explorer(result.folder, chosen, None, **options)
+    except (FsnbError, OSError, ValueError) as exc:  # no key, no folder: it still renders
+        result.explorer = NotContinued(f"this run cannot be followed up: {one_line(exc)}")
     return result
 
 

@@ -10,9 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 from fsnb.agent import events as ev
-from fsnb.agent.answer_html import answer_html
+from fsnb.agent.answer_html import answer_html, inert_markdown
 from fsnb.agent.citations import Citation
 from fsnb.agent.thread import exchange_from_dict, exchange_to_dict, turn_from_dict, turn_to_dict
 from fsnb.agent.trace import COLUMNS as TRACE_COLUMNS
@@ -34,6 +35,8 @@ BACKEND_NOTES = {
 }
 #: The format of `ExplorationResult.save` files.
 SAVED_VERSION = 1
+#: Said wherever a run is shown that ran with `reveal_secrets=True`.
+SECRETS_NOTE = "secrets revealed to the model: secret values in files were sent unmasked"
 
 
 class Continues(Protocol):
@@ -53,6 +56,59 @@ def new_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
+def server(url: str | None) -> str | None:
+    """A backend's server as recorded and compared: without a user name or password (never
+    written to the index or a saved file) and without a trailing slash."""
+    if not url:
+        return None
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # e.g. an unclosed IPv6 bracket: the backend will say what is wrong
+        return url.strip().rstrip("/") or None
+    netloc = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=netloc)).rstrip("/") or None
+
+
+def check_follow_up(
+    run: ExplorationResult, backend: str | None, base_url: str | None, *, exact: bool = False
+) -> None:
+    """Refuse (`FsnbError`, one line) a follow-up of `run` that names another backend or
+    server than its thread's: the thread's questions, answers and passages go only where
+    they went before. `exact`: `base_url` is the server an LLM object will use (None: its
+    default), not an option left out."""
+    if backend and backend != "auto" and run.backend and backend.lower() != run.backend.lower():
+        msg = (
+            f"this thread runs on the {run.backend} backend, not {backend}: a follow-up keeps"
+            f" its thread's backend (leave the backend out, or start a new exploration)"
+        )
+        raise FsnbError(msg)
+    if (exact or base_url) and server(base_url) != server(run.base_url):
+        msg = (
+            f"this thread's server is {server(run.base_url) or 'its backend default'}, not"
+            f" {server(base_url) or 'the default'}: a follow-up keeps its thread's server"
+            " (leave the server out, or start a new exploration)"
+        )
+        raise FsnbError(msg)
+
+
+@dataclass(frozen=True)
+class NotContinued:
+    """In place of a run's explorer: why it cannot be followed up (`follow_up` raises it).
+    A saved run loaded without `folder=` gets one, so that nothing reads files from the
+    folder its file names (which anyone may have edited)."""
+
+    why: str
+
+    def run(
+        self,
+        task: str,
+        on_event: Callable[[ev.Event], None] | None = None,
+        *,
+        after: ExplorationResult | None = None,
+    ) -> ExplorationResult:
+        raise FsnbError(self.why)
+
+
 @dataclass
 class ExplorationResult:
     """What a run found. A cancelled or failed run keeps its trace and `documents_read`;
@@ -66,6 +122,10 @@ class ExplorationResult:
     events: list[ev.Event] = field(default_factory=list)
     backend: str = ""
     model: str = ""
+    #: The backend's server (None: its default); a follow-up goes to the same one.
+    base_url: str | None = None
+    #: Whether secret values in files were sent to the LLM unmasked.
+    reveal_secrets: bool = False
     error: str | None = None
     #: Files the agent read (parsed, or read in part), in the order of their first read.
     documents_read: list[str] = field(default_factory=list)
@@ -88,6 +148,7 @@ class ExplorationResult:
 
     def __post_init__(self) -> None:
         self.thread_id = self.thread_id or self.id
+        self.base_url = server(self.base_url)  # never a user name or password
 
     @property
     def ok(self) -> bool:
@@ -108,10 +169,14 @@ class ExplorationResult:
     def follow_up(
         self, question: str, on_event: Callable[[ev.Event], None] | None = None
     ) -> ExplorationResult:
-        """Ask a follow-up question: the same backend and folder, this thread's questions,
-        answers and reads carried over (what was read is not scanned or parsed again)."""
+        """Ask a follow-up question: the same backend, server and folder, this thread's
+        questions, answers and reads carried over (what was read is not scanned or parsed
+        again)."""
         if self.explorer is None:
-            msg = "this result has no explorer to continue with: reopen it with fsnb.load(path)"
+            msg = (
+                "this result has no explorer to continue with: reopen it with"
+                " fsnb.load(path, folder=FOLDER)"
+            )
             raise FsnbError(msg)
         return self.explorer.run(question, on_event, after=self)
 
@@ -149,6 +214,7 @@ class ExplorationResult:
             # without the tool outputs (`result_chars` gives their size): the JSON stays small
             "steps": [{k: v for k, v in s.items() if k != "result"} for s in self.steps()],
             "llm": {"backend": self.backend, "model": self.model, "note": self.backend_note},
+            "reveal_secrets": self.reveal_secrets,
             "error": self.error,
             "documents_read": list(self.documents_read),
             "stopped": self.stopped,
@@ -227,9 +293,11 @@ class ExplorationResult:
 
     def _repr_markdown_(self) -> str:
         head = f"**{self.task}**\n\n"
+        if self.reveal_secrets:
+            head += f"**{SECRETS_NOTE}**\n\n"
         if self.error:
-            return f"{head}Error: {self.error}\n\n_{self.summary()}_"
-        return f"{head}{self.answer_with_sources()}\n\n_{self.summary()}_"
+            return inert_markdown(f"{head}Error: {self.error}\n\n_{self.summary()}_")
+        return inert_markdown(f"{head}{self.answer_with_sources()}\n\n_{self.summary()}_")
 
     def _repr_html_(self) -> str:
         rows = "".join(
@@ -244,8 +312,13 @@ class ExplorationResult:
             if rows
             else ""
         )
+        secrets = (
+            f"<p class='fsnb-secrets'><b>{html.escape(SECRETS_NOTE)}</b></p>"
+            if self.reveal_secrets
+            else ""
+        )
         return (
-            f"<div class='fsnb-result'><p><b>{html.escape(self.task)}</b></p>"
+            f"<div class='fsnb-result'><p><b>{html.escape(self.task)}</b></p>{secrets}"
             f"<div class='fsnb-answer'>{body}</div>{table}"
             f"<p><i>{html.escape(self.summary())}</i></p></div>"
         )
@@ -253,8 +326,9 @@ class ExplorationResult:
 
 #: The fields saved as they are.
 _PLAIN = (
-    "task", "folder", "answer", "backend", "model", "error", "documents_read", "stopped",
-    "read_paths", "id", "thread_id", "parent_id", "started_at", "finished_at",
+    "task", "folder", "answer", "backend", "model", "base_url", "reveal_secrets", "error",
+    "documents_read", "stopped", "read_paths", "id", "thread_id", "parent_id", "started_at",
+    "finished_at",
 )  # fmt: skip
 
 

@@ -13,7 +13,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fsnb.agent.answer_html import answer_html
+from fsnb.agent.answer_html import answer_html, inert_markdown
+from fsnb.agent.result import SECRETS_NOTE
 from fsnb.agent.trace import trace_rows
 
 if TYPE_CHECKING:
@@ -92,14 +93,19 @@ class Rendering:
         status: str,
         result: ExplorationResult | None = None,
         error: str = "",
+        *,
+        reveal_secrets: bool = False,
     ) -> None:
         self.task, self.folder, self.status, self.result = task, folder, status, result
+        #: Said on every rendering: the run sent secret values to the LLM unmasked.
+        self.reveal_secrets = reveal_secrets or bool(result and result.reveal_secrets)
         root = result.folder if result else None
         self._scrub = lambda text: scrub(text, root, folder)
         self.error = self._scrub(error or (result.error if result and result.error else ""))
 
     def _head(self) -> str:
-        return f"{self.task}\n({self.folder}, {self.status})"
+        head = f"{self.task}\n({self.folder}, {self.status})"
+        return f"{head}\n{SECRETS_NOTE}" if self.reveal_secrets else head
 
     def answer(self) -> str:
         if self.result is None:
@@ -137,21 +143,25 @@ class Rendering:
 
     def markdown(self) -> str:
         parts = [f"**{self.task}**", f"_{self.folder} · {self.status}_"]
+        if self.reveal_secrets:
+            parts.append(f"**{SECRETS_NOTE}**")
         if self.result is None:
-            return "\n\n".join([*parts, self.answer()])
+            return inert_markdown("\n\n".join([*parts, self.answer()]))
         parts.append(self.answer() if self.error else self._scrub(self.result.answer))
         if self.result.citations and not self.error:
             parts += ["**Sources**", _md_table(CITATION_COLUMNS, self._citations())]
         if trace := self._trace():
             parts += ["**Trace**", _md_table(TRACE_COLUMNS, trace)]
         parts.append(f"_{summary_line(self.result)}_")
-        return "\n\n".join(parts)
+        return inert_markdown("\n\n".join(parts))  # the answer, quotes and paths load nothing
 
     def html(self) -> str:
         parts = [
             f"<p><b>{html.escape(self.task)}</b><br><i>{html.escape(self.folder)} · "
             f"{html.escape(self.status)}</i></p>"
         ]
+        if self.reveal_secrets:
+            parts.append(f"<p class='fsnb-secrets'><b>{html.escape(SECRETS_NOTE)}</b></p>")
         if self.result is None or self.error:
             body = f"<div style='white-space:pre-wrap'>{html.escape(self.answer())}</div>"
         else:

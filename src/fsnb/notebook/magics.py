@@ -415,16 +415,20 @@ class ExploreMagics(Magics, Configurable):
 
     def _explorer_for(self, args: argparse.Namespace) -> tuple[Explorer, ExplorationResult | None]:
         """The explorer of this run, and with `--continue` the run it follows up (whose
-        explorer goes on, keeping its parsed documents, unless options name another)."""
+        explorer goes on, keeping its parsed documents, unless options name another; its
+        backend, model and server stay, whatever the configured defaults)."""
         if not args.follow_up:
             return self._explorer(_folder(args.folder, self.shell), args), None
         from fsnb.agent.loop import Explorer
-        from fsnb.agent.result import ExplorationResult
+        from fsnb.agent.result import ExplorationResult, NotContinued
 
         after = self._ns.get("_explore")
         if not isinstance(after, ExplorationResult):
             msg = "nothing to continue: --continue follows up _explore, set by %%explore"
             raise UsageError(msg)
+        if isinstance(after.explorer, NotContinued):  # e.g. loaded without folder=
+            raise UsageError(after.explorer.why)
+        self._check_same_backend(after, args)
         chosen = (args.llm, args.model, args.base_url, args.max_steps, args.timeout, args.db)
         explorer = after.explorer
         if (
@@ -432,19 +436,41 @@ class ExploreMagics(Magics, Configurable):
             or args.use_index
             or any(c is not None for c in chosen)
         ):
-            explorer = self._explorer(after.folder, args)
+            explorer = self._explorer(after.folder, args, after=after)
         return explorer, after
 
-    def _explorer(self, folder: str, args: argparse.Namespace) -> Explorer:
+    def _check_same_backend(self, after: ExplorationResult, args: argparse.Namespace) -> None:
+        """`UsageError` when `--llm` or `--base-url` names another backend or server than
+        the thread's (an LLM held in a variable: its own server counts)."""
+        from fsnb.agent.result import check_follow_up
+        from fsnb.llm import registry
+
+        try:
+            if args.llm and _holds_llm(self._ns, args.llm):
+                held = self._ns[args.llm]
+                check_follow_up(after, held.backend, getattr(held, "base_url", None), exact=True)
+            else:
+                check_follow_up(after, registry.split_id(args.llm, args.model)[0], args.base_url)
+        except _fixable() as exc:
+            raise _usage_error(exc) from None
+
+    def _explorer(
+        self, folder: str, args: argparse.Namespace, after: ExplorationResult | None = None
+    ) -> Explorer:
         from fsnb.agent.loop import Explorer
 
         max_steps = args.max_steps if args.max_steps is not None else self.max_steps
         if max_steps < 1:
             msg = f"--max-steps must be at least 1, not {max_steps}"
             raise UsageError(msg)
-        llm = self._backend(
-            args.llm or self.llm, args.model or self.model or "", args.base_url or self.base_url
-        )
+        if after is None:
+            llm = self._backend(
+                args.llm or self.llm, args.model or self.model or "", args.base_url or self.base_url
+            )
+        else:  # the thread's backend, model and server (`_check_same_backend` allowed args')
+            name = args.llm if args.llm and args.llm.lower() != "auto" else after.backend
+            model = args.model or ("" if ":" in name else after.model)  # ollama:llama3.2
+            llm = self._backend(name, model, args.base_url or after.base_url or "")
         try:
             return Explorer(
                 folder,

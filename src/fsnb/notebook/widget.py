@@ -93,6 +93,8 @@ class ExplorePanel(anywidget.AnyWidget):
     folder = t.Unicode("").tag(sync=True)
     backend = t.Unicode("").tag(sync=True)
     model = t.Unicode("").tag(sync=True)
+    #: The run sends secret values in files to the LLM unmasked (shown as a badge).
+    reveal_secrets = t.Bool(False).tag(sync=True)
     status = t.Unicode("idle").tag(sync=True)  # idle|running|waiting|stopping|done|error|cancelled
     trace = t.List(t.Dict()).tag(sync=True)  # TraceRow dicts, one per step
     answer = t.Unicode("")  # the markdown, for Python; the front end gets answer_html
@@ -170,6 +172,7 @@ class ExplorePanel(anywidget.AnyWidget):
             with self.hold_sync():
                 self.task, self.folder = task, self.folder or folder_label(explorer.root)
                 self.backend, self.model = explorer.llm.backend, explorer.llm.model
+                self.reveal_secrets = bool(getattr(explorer, "reveal_secrets", False))
                 self.trace, self.answer, self.answer_html, self.citations = [], "", "", []
                 self.usage = {}
                 self.error, self.question, self.status = "", "", "running"
@@ -441,7 +444,14 @@ class ExplorePanel(anywidget.AnyWidget):
     # -- display: the live view and the static record ----------------------------------
 
     def rendering(self) -> Rendering:
-        return Rendering(self.task, self.folder, self.status, self._result, self.error)
+        return Rendering(
+            self.task,
+            self.folder,
+            self.status,
+            self._result,
+            self.error,
+            reveal_secrets=self.reveal_secrets,
+        )
 
     def record(self) -> tuple[dict[str, str], dict[str, Any]]:
         """The static record of the run: deterministic text/html, text/markdown and

@@ -53,6 +53,22 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// An answer's HTML (rendered in Python, with images shown as text) as nodes, parsed in an
+// inert <template> and cleared of anything that would load a URL by itself, should any
+// come: a prompt-injected answer must not make the page fetch from a server of its choice.
+const LOADING = "img,picture,source,video,audio,track,iframe,frame,object,embed,link,style,script,svg,image,input,meta,base";
+const LOADING_ATTRS = ["src", "srcset", "background", "poster", "data", "formaction", "xlink:href"];
+function inertHtml(html) {
+  const template = document.createElement("template");
+  template.innerHTML = html || "";
+  template.content.querySelectorAll(LOADING).forEach((node) => node.remove());
+  template.content.querySelectorAll("*").forEach((node) => {
+    for (const name of LOADING_ATTRS) node.removeAttribute(name);
+    if (/url\s*\(|image-set|@import/i.test(node.getAttribute("style") || "")) node.removeAttribute("style");
+  });
+  return template.content;
+}
+
 function fmtInt(n) { return Number(n || 0).toLocaleString("en-US"); }
 function fmtMs(ms) {
   if (ms === undefined || ms === null) return "…";
@@ -270,7 +286,8 @@ export default {
       const backend = model.get("backend");
       const m = model.get("model");
       meta.replaceChildren(h("span", { class: "fsnb-folder" }, icon("folder"), ` ${model.get("folder")}`),
-        h("span", { class: "fsnb-backend", text: backend ? `${backend}${m && m !== backend ? ` · ${m}` : ""}` : "" }));
+        h("span", { class: "fsnb-backend", text: backend ? `${backend}${m && m !== backend ? ` · ${m}` : ""}` : "" }),
+        model.get("reveal_secrets") ? h("span", { class: "fsnb-secrets", "data-testid": "fsnb-secrets", title: "reveal_secrets: secret values in files were sent to the LLM unmasked", text: "secrets revealed to the model" }) : null);
       const s = model.get("status");
       status.textContent = STATUS_TEXT[s] || s;
       status.dataset.status = s;
@@ -290,7 +307,7 @@ export default {
       thread.replaceChildren(h("summary", { text: `${earlier.length} earlier question${earlier.length === 1 ? "" : "s"} in this thread` }),
         ...earlier.map((x) => {
           const said = h("div", { class: "fsnb-thread-answer" });
-          said.innerHTML = x.answer_html || ""; // safe HTML, rendered in Python
+          said.replaceChildren(inertHtml(x.answer_html)); // safe HTML, rendered in Python
           return h("div", { class: "fsnb-thread-item" }, h("div", { class: "fsnb-thread-question", text: x.question }), said);
         }));
     }
@@ -306,7 +323,7 @@ export default {
 
     function renderAnswer() {
       const html = model.get("answer_html"); // safe HTML, rendered once in Python
-      answer.innerHTML = html || "";
+      answer.replaceChildren(inertHtml(html));
       answer.hidden = !html;
       const cites = model.get("citations") || [];
       const list = h("ol", { class: "fsnb-sources" }, cites.map((c) => h("li", {},
@@ -464,7 +481,7 @@ export default {
     }
 
     const handlers = [
-      ["change:task change:folder change:backend change:model change:status change:error", () => { renderHeader(); renderUsage(); if (tab === "trace") renderBody(); }],
+      ["change:task change:folder change:backend change:model change:status change:error change:reveal_secrets", () => { renderHeader(); renderUsage(); if (tab === "trace") renderBody(); }],
       ["change:question", renderAsk],
       ["change:thread", renderThread],
       ["change:answer_html change:citations", () => { contexts.clear(); renderAnswer(); }],
