@@ -67,9 +67,9 @@ def test_duplicates_from_the_index_cache_their_hashes(
     hashed: list[str] = []
     real = duplicates.file_sha256
 
-    def counting(path):
+    def counting(path, root=None):
         hashed.append(str(path))
-        return real(path)
+        return real(path, root)
 
     monkeypatch.setattr(duplicates, "file_sha256", counting)
     first = call(root, "find_duplicates", db=db)

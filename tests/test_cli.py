@@ -63,11 +63,18 @@ def test_help_documents_the_exit_status():
 
 def test_index_prints_a_summary_line_and_failures_on_stderr(folder: Path, tmp_path: Path):
     db = str(tmp_path / "index.duckdb")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4\nnot a PDF body at all\n")
     run = _fsnb("index", str(folder), "--db", db)
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 1, run.stderr  # broken.pdf failed; the others are indexed
     assert run.stdout.startswith(f"indexed {folder}: ") and "IndexReport" not in run.stdout
     assert " added" in run.stdout and run.stdout.count("\n") == 1
-    assert "  failed empty.txt: empty file (0 bytes)" in run.stderr.splitlines()
+    lines = run.stderr.splitlines()
+    assert [line[:21] for line in lines if line.startswith("  failed ")] == [
+        "  failed broken.pdf: "
+    ]
+    assert "1 file could not be read" in lines
+    assert "  warning empty.txt: empty file (0 bytes)" in lines  # read: nothing in it
+    (folder / "broken.pdf").unlink()
     again = _fsnb("index", str(folder), "--db", db)
     assert again.returncode == 0 and " unchanged" in again.stdout and " added" not in again.stdout
 

@@ -159,7 +159,7 @@ def test_the_outcomes_carry_typed_data(indexed: tuple[str, str]):
     root, db = indexed
     ctx = ToolContext(root, db)
     scan = REGISTRY.call("scan_folder", {}, ctx=ctx)
-    assert scan.data == {"files": 12, "previewed": 12}
+    assert scan.data == {"files": 12, "previewed": 12, "failed": 0}
     hits = REGISTRY.call("semantic_search", {"query": "purchase price"}, ctx=ctx).data["hits"]
     assert hits and {tuple(hit) for hit in hits} == {("path", "page", "score")}
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)

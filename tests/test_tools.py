@@ -33,7 +33,7 @@ def test_every_tool_is_importable_takes_a_context_and_root_by_hand(folder: Path)
 def test_a_hand_call_returns_text_and_outcome_gives_the_data(folder: Path):
     assert scan_folder(root=str(folder)) == scan_folder.outcome(root=str(folder)).text
     scan = scan_folder.outcome(root=str(folder))
-    assert scan.ok and scan.data == {"files": 8, "previewed": 4}
+    assert scan.ok and scan.data == {"files": 8, "previewed": 4, "failed": 1}  # empty.txt
     ctx = ToolContext(folder)
     page = parse_file.outcome("agreement.pdf", ctx=ctx, offset=10, limit=20)
     assert page.data == {"path": "agreement.pdf", "offset": 10, "end": 30, "total": ANY}

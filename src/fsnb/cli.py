@@ -9,12 +9,13 @@ import sys
 import time
 from collections.abc import Sequence
 from contextlib import suppress
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fsnb import __version__
 from fsnb.cli_fs import add_fs_command
-from fsnb.cli_output import POSITIVE_INT, error, number, print_frame
+from fsnb.cli_output import POSITIVE_INT, error, number, print_frame, say
 from fsnb.cli_scratch import add_scratch_command
 from fsnb.errors import FsnbError, one_line
 from fsnb.llm import registry
@@ -48,16 +49,21 @@ def _no_index(path: Path) -> str:
 def _explorer(args: argparse.Namespace) -> Any:
     from fsnb.agent import Explorer
     from fsnb.agent.limits import check_question
+    from fsnb.agent.result import check_follow_up
     from fsnb.llm import get_llm
 
     check_question(args.task)  # before a key or a folder is needed
     after = args.after = _continued(args)
-    if after is not None and args.llm == "auto":  # a follow-up keeps the run's backend
-        args.llm, args.model = after.backend, args.model or after.model
     args.llm, args.model = registry.split_id(args.llm, args.model)  # ollama:llama3.2
+    base_url = args.base_url
+    if after is not None:  # a follow-up keeps its thread's backend, model and server
+        named = None if args.llm == registry.AUTO else args.llm
+        check_follow_up(after, named, base_url)
+        args.llm, args.model = after.backend or args.llm, args.model or after.model
+        base_url = base_url or after.base_url
     return Explorer(
         args.folder,
-        get_llm(args.llm, model=args.model, base_url=args.base_url),
+        get_llm(args.llm, model=args.model, base_url=base_url),
         max_steps=args.max_steps,
         timeout_s=args.timeout,
         ask=_ask_on_stdin,
@@ -157,7 +163,7 @@ def _index(args: argparse.Namespace) -> int:
     finally:
         if watcher is not None:
             watcher.stop()
-    return 0
+    return 1 if report.failed else 0  # the others are indexed all the same
 
 
 def _said(report: IndexReport, args: argparse.Namespace) -> None:
@@ -165,13 +171,16 @@ def _said(report: IndexReport, args: argparse.Namespace) -> None:
         extra = {"failed": report.failed, "warnings": report.warnings}
         print(json.dumps({**report.counts(), **extra, "set_aside": report.set_aside}, indent=2))
         return
-    print(_index_summary(report))
+    say(_index_summary(report))
     for path, why in report.failed.items():
-        print(f"  failed {path}: {why}", file=sys.stderr)
+        say(f"  failed {path}: {one_line(why)}", err=True)
     for path, why in report.warnings.items():
-        print(f"  warning {path}: {why}", file=sys.stderr)
+        say(f"  warning {path}: {one_line(why)}", err=True)
+    if report.failed:
+        count = len(report.failed)
+        say(f"{count:,} file{'s' * (count != 1)} could not be read", err=True)
     if report.set_aside:
-        print(f"  the damaged index was moved to {report.set_aside}")
+        say(f"  the damaged index was moved to {report.set_aside}")
     sys.stdout.flush()
 
 
@@ -184,9 +193,15 @@ def _watcher(index: Index, args: argparse.Namespace) -> Watch:
         elif args.json:
             print(json.dumps({"at": record.at.isoformat(), **record.report.counts()}), flush=True)
         else:
-            print(f"{record.at:%H:%M:%S} {_index_summary(record.report)}", flush=True)
+            say(f"{record.at:%H:%M:%S} {_index_summary(record.report)}")
+            sys.stdout.flush()
 
-    return index.watch(args.folder, max_mb=args.max_mb, on_reindex=said, catch_up=False)
+    def notice(text: str) -> None:
+        say(f"{datetime.now():%H:%M:%S} {text}", err=True)
+
+    return index.watch(
+        args.folder, max_mb=args.max_mb, on_reindex=said, catch_up=False, on_notice=notice
+    )
 
 
 def _index_summary(report: IndexReport) -> str:
@@ -220,6 +235,7 @@ def _search(args: argparse.Namespace) -> int:
 
 def _sql(args: argparse.Namespace) -> int:
     from fsnb.index import Index
+    from fsnb.index.guard import result_note
 
     index = Index(args.db)
     if not index.path.is_file():
@@ -227,7 +243,9 @@ def _sql(args: argparse.Namespace) -> int:
         return 2
     frame = index.sql(args.query, args.folder, limit=args.limit + 1, timeout_s=args.timeout)
     print_frame(frame.head(args.limit), args.json)
-    if len(frame) > args.limit:
+    if note := result_note(frame):  # cut at the cell or byte cap before --limit
+        print(f"[{note}]", file=sys.stderr)
+    elif len(frame) > args.limit:
         print(f"[only the first {args.limit:,} rows: aggregate, filter or raise --limit]",
               file=sys.stderr)  # fmt: skip
     return 0
@@ -251,8 +269,8 @@ def _scan(args: argparse.Namespace) -> int:
     from fsnb.tools import scan_folder
 
     out = scan_folder.outcome(root=args.folder, preview_chars=args.preview_chars)
-    print(out.text, file=sys.stdout if out.ok else sys.stderr)
-    return 0 if out.ok else 1
+    say(out.text, err=not out.ok)
+    return 0 if out.ok and not out.data.get("failed") else 1
 
 
 def _parse(args: argparse.Namespace) -> int:
@@ -260,7 +278,7 @@ def _parse(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     out = parse_file.outcome(path.name, root=str(path.parent), offset=args.offset, limit=args.limit)
-    print(out.text, file=sys.stdout if out.ok else sys.stderr)
+    say(out.text, err=not out.ok)
     return 0 if out.ok else 1
 
 
@@ -358,11 +376,17 @@ def build_parser() -> argparse.ArgumentParser:
         dest="follow_up",
         action="store_true",
         help="a follow-up: continue the last exploration of the folder (kept in the index"
-        " file), with its backend unless --llm names one",
+        " file), with its backend, model and server (--llm and --base-url may only repeat"
+        " them; --model may name another model)",
     )
     db_option(explore)
 
-    index = command("index", _index, "index a folder into DuckDB (incremental)")
+    index = command(
+        "index",
+        _index,
+        "index a folder into DuckDB (incremental); a file that cannot be read gets one line on"
+        " stderr and the others are indexed, with exit status 1",
+    )
     index.add_argument("folder", help="the folder to index")
     index.add_argument(
         "--rebuild",
@@ -431,7 +455,11 @@ def build_parser() -> argparse.ArgumentParser:
     status.add_argument("--json", action="store_true", help="print the table as JSON")
     db_option(status)
 
-    scan = command("scan", _scan, "preview every document under a folder")
+    scan = command(
+        "scan",
+        _scan,
+        "preview every document under a folder (exit status 1 when some could not be read)",
+    )
     scan.add_argument("folder", help="the folder to scan")
     scan.add_argument(
         "--preview-chars",

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from fsnb.cli_output import error
+from fsnb.cli_output import error, say
 from fsnb.errors import one_line
 
 #: subcommand -> (tool, {option dest: tool argument}).
@@ -75,10 +75,10 @@ def run_fs(args: argparse.Namespace) -> int:
     if not outcome.ok:
         error(one_line(outcome.text).removeprefix("error: "))
         return 2
-    if args.json:
+    if args.json:  # JSON writes control characters as \uNNNN
         print(json.dumps(outcome.data, indent=2, default=str))
     else:
-        print(outcome.text)
+        say(outcome.text)
     return 0
 
 

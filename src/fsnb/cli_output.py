@@ -1,8 +1,10 @@
-"""What every `fsnb` subcommand shares: one-line errors, tables on stdout, number options."""
+"""What every `fsnb` subcommand shares: one-line errors, tables on stdout, number options,
+and text made safe for a terminal (`printable`), which every line printed goes through."""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -12,9 +14,25 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+#: C0 controls but tab and line feed, DEL and C1 controls: what a terminal may act on.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters written as `\\xNN` (as `ls -b` does), so that a
+    file name or a document's text cannot clear the screen, move the cursor or retitle the
+    terminal: ESC, BEL, CR, backspace and the like; tab and line feed stay."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def say(text: object, *, err: bool = False) -> None:
+    """`text` on stdout (stderr with `err`), `printable`."""
+    print(printable(str(text)), file=sys.stderr if err else sys.stdout)
+
+
 def error(message: object) -> None:
-    """`message` on stderr as one line, after `fsnb: `."""
-    print(f"fsnb: {one_line(message)}", file=sys.stderr)
+    """`message` on stderr as one line, after `fsnb: `, `printable`."""
+    say(f"fsnb: {one_line(message)}", err=True)
 
 
 def print_frame(frame: pd.DataFrame, as_json: bool) -> None:
@@ -25,7 +43,7 @@ def print_frame(frame: pd.DataFrame, as_json: bool) -> None:
     else:
         from fsnb.terminal import table_text
 
-        print(table_text(frame))
+        say(table_text(frame))
 
 
 def number(kind: type[int] | type[float], least: float, what: str) -> Any:

@@ -40,6 +40,10 @@ def _alternatives(names: tuple[str, ...]) -> str:
     return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
+#: Why a file with nothing in it has no text: a caveat, not a failure to read it.
+EMPTY_FILE = "empty file (0 bytes)"
+
+
 class ParseError(FsnbError):
     """A file could not be turned into text (corrupt, binary, empty, unsupported)."""
 

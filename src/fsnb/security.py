@@ -3,7 +3,9 @@
 Every path a tool receives goes through `Sandbox.resolve`, which refuses `..` escapes,
 absolute paths outside the root, symlinks whose target leaves the root and symlink loops;
 `Sandbox.existing` also checks that the path is there, and says what is near when it is
-not. The sensitive-file policy has three tiers:
+not. A checked file is read through `open_file` (`Sandbox.open`), which checks the file it
+opened rather than its name, so nothing swapped in after the check (a symlink, a named
+pipe) is read or waited on. The sensitive-file policy has three tiers:
 
 - BLOCK: private keys and cloud credentials, never read;
 - SKIP: `.env*`, `credentials*`, `secrets*`, left out of scans, readable with a warning;
@@ -26,7 +28,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Literal
+from typing import BinaryIO, Literal
 
 from fsnb.errors import AccessDenied, NotFound
 
@@ -194,6 +196,82 @@ def os_reason(exc: OSError) -> str:
     return _REASONS.get(exc.errno or 0) or (exc.strerror or type(exc).__name__).lower()
 
 
+class Swapped(AccessDenied):
+    """A file that changed between its check and its opening: into a symlink, or moved
+    (a folder on its path swapped) to somewhere else than the path that was checked."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path} was {reason}")
+        self.path = path
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:  # type: ignore[override]
+        return type(self), (self.path, self.reason)
+
+
+class NotRegular(NotFound):
+    """An opened path that is a folder, a named pipe, a socket or a device."""
+
+    def __init__(self, path: str, kind: str) -> None:
+        super().__init__(path, f"is a {kind}, not a regular file")
+        self.kind = kind
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:  # type: ignore[override]
+        return type(self), (self.path, self.kind)
+
+
+#: Never wait on a FIFO's writer, never leak the descriptor into a child process.
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def open_file(path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> BinaryIO:
+    """Open a regular file for reading and check the file that was opened, not its name.
+
+    With `root`, `path` is one a `Sandbox` checked (absolute, no symlinks, inside `root`):
+    the last component must not be a symlink (O_NOFOLLOW) and the opened file must be
+    that very path (its real location, from the descriptor), so a file or a folder on
+    its path swapped for a symlink after the check is refused with `Swapped`. Without
+    `root`, symlinks are followed. Either way a named pipe, socket or device is refused
+    with `NotRegular` (never waited on); other failures raise `OSError`.
+    """
+    file = Path(path).absolute()
+    flags = _OPEN_FLAGS | (os.O_NOFOLLOW if root is not None else 0)
+    inside = root is not None and file.is_relative_to(root)
+    name = shown(file.relative_to(root).as_posix() if inside else file.name)  # type: ignore[arg-type]
+    try:
+        fd = os.open(file, flags)
+    except OSError as exc:
+        if root is not None and exc.errno == errno.ELOOP:
+            raise Swapped(name, "replaced by a symlink as it was opened") from None
+        raise
+    handle = os.fdopen(fd, "rb")
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegular(name, file_kind(mode))
+        if root is not None and not _opened_at(fd, file, Path(root)):
+            raise Swapped(name, "moved out of the checked path as it was opened")
+        os.set_blocking(fd, True)  # reads of a regular file may block, as usual
+    except BaseException:
+        handle.close()
+        raise
+    return handle  # type: ignore[return-value]
+
+
+def _opened_at(fd: int, path: Path, root: Path) -> bool:
+    """Whether the open descriptor `fd` is the file at `path`, inside `root`."""
+    try:  # Linux: the kernel's record of where the descriptor's file is
+        real = Path(f"/proc/self/fd/{fd}").readlink()
+    except OSError:  # elsewhere: the same file as the path, with no symlink on the way
+        try:
+            found, held = path.lstat(), os.fstat(fd)
+        except OSError:
+            return False
+        same = (found.st_dev, found.st_ino) == (held.st_dev, held.st_ino)
+        return same and path.resolve() == path and path.is_relative_to(root)
+    return real == path and real.is_relative_to(root)
+
+
 def _ignore_patterns(root: Path) -> tuple[str, ...]:
     """Patterns from the root's .fsnbignore (one glob per line, '#' comments)."""
     try:
@@ -320,6 +398,11 @@ class Sandbox:
         if found not in ("file", "folder") or kind not in ("any", found):
             raise NotFound(self.shown(lexical), f"is a {found}, not {_KINDS[kind]}")
         return target
+
+    def open(self, path: str | os.PathLike[str]) -> BinaryIO:
+        """`existing(path, "file")`, opened for reading by `open_file`: the file read is the
+        one checked, whatever is swapped in meanwhile."""
+        return open_file(self.existing(path, "file"), self.root)
 
     def _missing(self, lexical: Path, exc: OSError) -> Exception:
         name = self.shown(lexical)

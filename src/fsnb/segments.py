@@ -16,6 +16,7 @@ an exact slice. Three levels:
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 
@@ -66,15 +67,18 @@ def blocks(text: str) -> list[Span]:
             continue  # a running header or footer ("Acme - Confidential - Page 3")
         kind = _line_kind(line)
         last = out[-1] if out else None
+        # only the last block's last line is looked at: slicing the whole block for each
+        # line made a long paragraph (a log without blank lines) quadratic
+        newline = text.rfind("\n", last.start, last.end) if last is not None else -1
+        previous = text[max(newline + 1, last.start) : last.end] if last is not None else ""
         if kind == "title":
             open_before = last is not None and last.kind == "text"
-            open_before = open_before and not _CLOSED.search(text[last.start : last.end])
+            open_before = open_before and not _CLOSED.search(previous)
             kind = "text" if open_before and not _capitals(body) else "heading"
         joins = False
         if last is not None and kind == "text" and last.kind in ("text", "item"):
-            previous = text[last.start : last.end]
             if text[last.end : lead].count("\n") <= 1:
-                joins = not _title_line(previous, body)
+                joins = not _title_line(previous, body, one_line=newline < 0)
             else:
                 joins = _continues(previous, body)
         if joins and last is not None:
@@ -91,7 +95,9 @@ def sentences(text: str, span: Span) -> list[Span]:
     piece = text[span.start : span.end]
     out, begin = [], 0
     for match in _SENTENCE_END.finditer(piece):
-        before = piece[begin : match.start()].rsplit(None, 1)
+        # the last word is all that matters, and no abbreviation is near 64 characters:
+        # splitting all the text since `begin` made runs of abbreviations quadratic
+        before = piece[max(begin, match.start() - 64) : match.start()].rsplit(None, 1)
         last_word = before[-1].rstrip(".!?\"”’')]").lower() if before else ""
         if last_word in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha()):
             continue
@@ -114,7 +120,10 @@ def pieces(text: str, span: Span, limit: int) -> list[Span]:
     start = span.start
     while span.end - start > limit:
         cut = start + limit
-        boundary = max((b for b in breaks if start + limit // 2 <= b <= cut), default=cut)
+        # the last break at or before the cut, found by bisection: scanning every break for
+        # each piece made a long text without blank lines quadratic (a 16 MB log took 76 s)
+        at = bisect_right(breaks, cut) - 1
+        boundary = breaks[at] if at >= 0 and breaks[at] >= start + max(limit // 2, 1) else cut
         out.append(Span(start, boundary, span.kind))
         start = boundary
         while start < span.end and text[start].isspace():
@@ -160,10 +169,11 @@ def _looks_like_heading(line: str) -> bool:
     return len(words) >= 2 and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words)
 
 
-def _title_line(previous: str, line: str) -> bool:
-    """Whether `previous` reads as a title over `line` rather than as wrapped prose."""
-    last = previous.rsplit("\n", 1)[-1].strip()
-    return len(last) <= 60 and last[-1:].isalnum() and line[:1].isupper() and "\n" not in previous
+def _title_line(last: str, line: str, *, one_line: bool) -> bool:
+    """Whether the block ending in the line `last` (its only line when `one_line`) reads as
+    a title over `line` rather than as wrapped prose."""
+    last = last.strip()
+    return len(last) <= 60 and last[-1:].isalnum() and line[:1].isupper() and one_line
 
 
 def _continues(previous: str, line: str) -> bool:

@@ -65,7 +65,7 @@ def _check(source: CitedSource, sandbox: Sandbox, read_paths: set[str]) -> Citat
         citation.problem = "the file was not read during the run"
         return citation
     try:
-        doc = parse(sandbox.root / rel)
+        doc = parse(sandbox.root / rel, root=sandbox.root)
     except (FsnbError, OSError) as exc:
         why = exc.why if isinstance(exc, ParseError) else str(exc)
         citation.problem = f"the file cannot be read now: {why}"

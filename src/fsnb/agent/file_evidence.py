@@ -45,7 +45,7 @@ def check(sandbox: Sandbox, target: Path, found: list[tuple[str, str]]) -> str:
             if not actual.startswith(value):
                 return f"modified given as {value}; the file was modified {actual}"
         elif name == "sha256":
-            digest = file_sha256(target)[0]
+            digest = file_sha256(target, sandbox.root)[0]
             if not digest.startswith(value.lower()) or len(value) < 12:
                 return f"sha256 given as {value}; the file's is {digest}"
     return ""

@@ -559,7 +559,8 @@ class _Run:
         """Whether earlier reads name this file (by file name, stem or title)."""
         names = {Path(path).name.lower(), Path(path).stem.lower()}
         try:
-            title = parse(self.x.sandbox.resolve(path)).title.lower()
+            box = self.x.sandbox
+            title = parse(box.resolve(path), root=box.root).title.lower()
         except Exception:  # an unreadable file has no title to look for
             title = ""
         if len(title.split()) >= 2:

@@ -29,21 +29,25 @@ def parse_many(
     workers: int | None = None,
     cache: ParseCache | None = None,
     chars: int | None = None,
+    root: str | os.PathLike[str] | None = None,
 ) -> Iterator[tuple[Path, Document | ParseError]]:
     """Yield (path, document or error) for every path, in the order given: one file that
     fails, however it fails, is that file's error and never stops the others. With `chars`,
-    documents may hold only their opening (`fsnb.documents.opening`)."""
+    documents may hold only their opening (`fsnb.documents.opening`); `root` as for
+    `parse`."""
     store = cache or ParseCache()
 
     def one(path: Path) -> Document | ParseError:
         try:
             if chars is not None:
-                return opening(path, chars, cache=store)
-            return parse(path, cache=store)
+                return opening(path, chars, cache=store, root=root)
+            return parse(path, cache=store, root=root)
         except ParseError as exc:
             return exc
         except Exception as exc:  # a parser's bug must not take the whole batch down
-            log.exception("parsing %s failed", path)
+            # The file's error says what happened; its traceback only when debugging,
+            # never printed in the middle of a scan or an index run.
+            log.debug("parsing %s failed", path, exc_info=True)
             return ParseError(
                 str(path), f"unexpected {type(exc).__name__}: {' '.join(str(exc).split())[:160]}"
             )

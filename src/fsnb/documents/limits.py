@@ -23,7 +23,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import BinaryIO, TypeVar
 
 from fsnb.errors import ParseError
 
@@ -56,8 +56,9 @@ class Limits:
         """The limits as a cache-entry tag."""
         return f"{self.seconds}s/{self.megabytes}MB"
 
-    def check_size(self, file: Path, fmt: str, size: int, name: str) -> None:
-        """Raise `TooLarge` when the content a parse would take on is over the limit."""
+    def check_size(self, file: Path | BinaryIO, fmt: str, size: int, name: str) -> None:
+        """Raise `TooLarge` when the content a parse would take on is over the limit
+        (`file`: the path, or the file opened)."""
         if not self.megabytes:
             return
         content = _unzipped_size(file) if fmt in ZIP_FORMATS else size
@@ -87,7 +88,7 @@ def _env_number(name: str, default: float | None) -> float | None:
     return number if number > 0 else None
 
 
-def _unzipped_size(file: Path) -> int:
+def _unzipped_size(file: Path | BinaryIO) -> int:
     """The declared size of a zip's members, uncompressed (what zipfile will inflate at
     most); 0 for a file that is not a zip, which the parser then reports."""
     try:

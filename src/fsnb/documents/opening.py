@@ -21,8 +21,8 @@ from fsnb.documents.parse import (
     assemble,
     cached,
     default_pipeline,
+    opened,
     parse,
-    readable,
 )
 from fsnb.documents.pdf_text import pdf_opening
 from fsnb.errors import ParseError
@@ -38,28 +38,32 @@ def opening(
     *,
     cache: ParseCache | Literal[False] | None = None,
     pipeline: Pipeline | None = None,
+    root: str | os.PathLike[str] | None = None,
 ) -> Document:
     """The document with at least its first `chars` characters (`partial` when the text
-    stops before the end). Raises `ParseError` like `parse` for a file it cannot read."""
+    stops before the end). Raises `ParseError` like `parse` for a file it cannot read;
+    `root` as for `parse`."""
     file, name = Path(path), str(path)
     pipeline = pipeline or default_pipeline()
+    again = {"cache": cache, "pipeline": pipeline, "root": root}
     if file.suffix.lower() != ".pdf" or pipeline != "native":
-        return parse(file, cache=cache, pipeline=pipeline)
-    stat = readable(file, name)
+        return parse(file, **again)
     store = None if cache is False else (cache or ParseCache())
-    if store and (full := cached(file, stat, store, pipeline)):
-        return full
-    key = store.key(file, stat, f"{PARSER_VERSION}/opening") if store else ""
-    entry = store.get(key) if store else None
-    if entry and (entry["chars"] >= chars or not entry["document"]["partial"]):
-        return Document.from_dict({**entry["document"], "path": str(file)})
-    with file.open("rb") as handle:
+    with opened(file, name, root) as handle:
+        stat = os.fstat(handle.fileno())  # of the file read, not of what the name is now
+        if store and (full := cached(file, stat, store, pipeline)):
+            return full
+        key = store.key(file, stat, f"{PARSER_VERSION}/opening") if store else ""
+        entry = store.get(key) if store else None
+        if entry and (entry["chars"] >= chars or not entry["document"]["partial"]):
+            return Document.from_dict({**entry["document"], "path": str(file)})
         if not handle.read(5).startswith(b"%PDF-"):
-            return parse(file, cache=cache, pipeline=pipeline)  # its error, cached
-    with _PDFIUM:
-        pages, count = pdf_opening(file, name, chars)
+            return parse(file, **again)  # its error, cached
+        handle.seek(0)
+        with _PDFIUM:
+            pages, count = pdf_opening(handle, name, chars)
     if not pages:  # no text layer, or nothing read: the full parse says why
-        return parse(file, cache=cache, pipeline=pipeline)
+        return parse(file, **again)
     read = max(pages)
     empty = [f"page {n} has no text layer" for n in range(1, read + 1) if n not in pages]
     doc = assemble(file, "pdf", pages, count, "pdfium-opening", empty)
@@ -80,8 +84,8 @@ def preview(path: str | os.PathLike[str], chars: int = 1500, **kwargs: Any) -> s
 
 def read_document(box: Sandbox, file: Path, chars: int | None = None) -> Document:
     """`parse` of a file inside `box` (its opening `chars` only, when given), with errors
-    that name the file relative to the root."""
+    that name the file relative to the root; the file read is the one `box` checked."""
     try:
-        return parse(file) if chars is None else opening(file, chars)
+        return parse(file, root=box.root) if chars is None else opening(file, chars, root=box.root)
     except ParseError as exc:
         raise ParseError(box.shown(file), exc.why) from None

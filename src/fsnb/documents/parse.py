@@ -4,28 +4,31 @@ PDFs go through Docling's model-free native pipeline (text cells from docling-pa
 reflowed into paragraphs here); the layout pipeline is used only when asked for
 (`pipeline="layout"` or `FSNB_PDF_PIPELINE=layout`) and installed. Results, failures
 included, are kept in the persistent `ParseCache`. Only regular files are opened, and one
-parse has limits on its time and content (`limits`).
+parse has limits on its time and content (`limits`). A file is opened once (`open_file`:
+with `root`, the file opened must be the path a sandbox checked) and every parser reads
+from that descriptor, Docling included, never the path again.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import io
 import logging
 import os
-import stat as st
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 from fsnb.documents.cache import ParseCache
 from fsnb.documents.limits import Limits, TooLarge, overtime, within
 from fsnb.documents.model import Document, PageSpan
 from fsnb.documents.reflow import Line, reflow
 from fsnb.documents.text import looks_binary, read_text
-from fsnb.errors import ParseError
-from fsnb.security import Sandbox, Sensitivity, file_kind, os_reason
+from fsnb.errors import EMPTY_FILE, AccessDenied, ParseError
+from fsnb.security import NotRegular, Sandbox, Sensitivity, Swapped, open_file, os_reason
 
 if TYPE_CHECKING:
+    from docling.datamodel.base_models import DocumentStream
     from docling.document_converter import DocumentConverter
     from docling_core.types.doc import DoclingDocument
 
@@ -89,51 +92,54 @@ def parse(
     *,
     cache: ParseCache | Literal[False] | None = None,
     pipeline: Pipeline | None = None,
+    root: str | os.PathLike[str] | None = None,
 ) -> Document:
     """Parse one file, from the cache when the file is unchanged.
 
     Raises `ParseError` with a one-line reason for files that cannot be read: missing,
     not a regular file, unreadable, over a parse limit, or not a valid document.
-    `cache=False` bypasses the cache; `None` uses the default one.
+    `cache=False` bypasses the cache; `None` uses the default one. With `root`, `path`
+    is one a `Sandbox` rooted there checked, and the file read must be that very path.
     """
     file = Path(path)
     name = str(path)
     pipeline = pipeline or default_pipeline()
-    stat = readable(file, name)
     limits = Limits.from_env()
     store = None if cache is False else (cache or ParseCache())
-    key = store.key(file, stat, f"{PARSER_VERSION}/{pipeline}") if store else ""
-    entry = store.get(key) if store else None
-    if entry is not None and entry.get("limits", limits.tag()) == limits.tag():
-        if "error" in entry:
-            raise ParseError(name, entry["error"])
-        return Document.from_dict({**entry["document"], "path": str(file)})
-    try:
-        document = _parse_uncached(file, name, pipeline, stat.st_size, limits)
-    except ParseError as exc:
-        if store:
-            hit = {"limits": limits.tag()} if isinstance(exc, TooLarge) else {}
-            store.put(key, {"error": exc.why, **hit})
-        raise
+    with opened(file, name, root) as handle:
+        stat = os.fstat(handle.fileno())  # of the file read, not of what the name is now
+        key = store.key(file, stat, f"{PARSER_VERSION}/{pipeline}") if store else ""
+        entry = store.get(key) if store else None
+        if entry is not None and entry.get("limits", limits.tag()) == limits.tag():
+            if "error" in entry:
+                raise ParseError(name, entry["error"])
+            return Document.from_dict({**entry["document"], "path": str(file)})
+        try:
+            document = _parse_uncached(handle, file, name, pipeline, stat.st_size, limits)
+        except ParseError as exc:
+            if store:
+                hit = {"limits": limits.tag()} if isinstance(exc, TooLarge) else {}
+                store.put(key, {"error": exc.why, **hit})
+            raise
     if store:
         store.put(key, {"document": document.to_dict()})
     return document
 
 
-def readable(file: Path, name: str) -> os.stat_result:
-    """The stat of a regular file this process may read, else a one-line `ParseError`."""
+def opened(file: Path, name: str, root: str | os.PathLike[str] | None = None) -> BinaryIO:
+    """`file` opened for reading by `open_file` (see `parse` for `root`), else a one-line
+    `ParseError`: missing, not a regular file, unreadable, or swapped since its check."""
     try:
-        stat = file.stat()
+        return open_file(file, root)
+    except NotRegular as exc:
+        why = "is a folder" if exc.kind == "folder" else f"not a regular file ({exc.kind})"
+        raise ParseError(name, why) from None
+    except Swapped as exc:
+        raise ParseError(name, f"access denied ({exc.reason})") from None
+    except AccessDenied as exc:
+        raise ParseError(name, f"access denied: {exc.why}") from None
     except OSError as exc:
         raise ParseError(name, os_reason(exc)) from None
-    if not st.S_ISREG(stat.st_mode):
-        kind = file_kind(stat.st_mode)
-        raise ParseError(
-            name, "is a folder" if kind == "folder" else f"not a regular file ({kind})"
-        )
-    if not os.access(file, os.R_OK):
-        raise ParseError(name, "permission denied")
-    return stat
 
 
 def cached(
@@ -147,37 +153,38 @@ def cached(
 
 
 def _parse_uncached(
-    file: Path, name: str, pipeline: Pipeline, size: int, limits: Limits
+    handle: BinaryIO, file: Path, name: str, pipeline: Pipeline, size: int, limits: Limits
 ) -> Document:
     suffix = file.suffix.lower()
     fmt = "txt" if suffix in TEXT_SUFFIXES else DOCLING_FORMATS.get(suffix)
     if fmt is None:
         raise ParseError(name, f"unsupported file type '{suffix or file.name}'")
     if fmt != "pdf":
-        limits.check_size(file, fmt, size, name)
+        limits.check_size(handle, fmt, size, name)
+    handle.seek(0)
+    data = handle.read()
     if fmt == "txt":
-        return read_text(file, name)
-    with file.open("rb") as handle:
-        head = handle.read(8192)
+        return read_text(file, name, data)
+    head = data[:8192]
     if not head:
-        raise ParseError(name, "empty file (0 bytes)")
+        raise ParseError(name, EMPTY_FILE)
     if fmt == "pdf" and not head.startswith(b"%PDF-"):
         raise ParseError(name, "corrupt PDF: no PDF header")
     if fmt in ("md", "csv", "html") and looks_binary(head):
         raise ParseError(name, "binary content, not text")
     if fmt == "pdf" and pipeline == "layout" and not layout_available():
-        document = _native_pdf(file, name, limits.seconds)
+        document = _native_pdf(file, data, name, limits.seconds)
         document.warnings.append(
             "layout pipeline not installed (pip install 'fsnb[layout]'): used the native pipeline"
         )
         return document
     if fmt == "pdf" and pipeline == "native":
-        return _native_pdf(file, name, limits.seconds)
+        return _native_pdf(file, data, name, limits.seconds)
     if fmt == "pdf":
-        return _docling(file, name, fmt, pipeline)
+        return _docling(file, data, name, fmt, pipeline)
     _converter("office")  # built, and Docling imported, before the clock starts
     try:
-        return within(limits.seconds, name, _docling, file, name, fmt, pipeline)
+        return within(limits.seconds, name, _docling, file, data, name, fmt, pipeline)
     except TooLarge:
         _local.converters.pop("office", None)  # it may have been stopped anywhere
         raise
@@ -209,16 +216,29 @@ def _converter(kind: str, seconds: float | None = None) -> DocumentConverter:
             )
             options[InputFormat.PDF] = NativePdfFormatOption(pipeline_options=native)
         converters[key] = DocumentConverter(format_options=options)
+        # fsnb reports every file Docling cannot convert, on one line of its own: Docling's
+        # warning that the input "is not valid" would say it twice, mid-progress.
+        logging.getLogger("docling.document_converter").setLevel(logging.ERROR)
     return converters[key]
 
 
-def convert(file: Path, name: str, kind: str, seconds: float | None = None) -> DoclingDocument:
-    """`file` as a DoclingDocument through the `kind` pipeline ("native" PDF, "office");
-    a failure or a timeout raises a one-line `ParseError`."""
+def _stream(file: Path, data: bytes) -> DocumentStream:
+    """The bytes read from the checked descriptor, as Docling takes them (by the name's
+    suffix), so Docling never opens the path."""
+    from docling.datamodel.base_models import DocumentStream
+
+    return DocumentStream(name=file.name, stream=io.BytesIO(data))
+
+
+def convert(
+    file: Path, data: bytes, name: str, kind: str, seconds: float | None = None
+) -> DoclingDocument:
+    """`data` (the content of `file`) as a DoclingDocument through the `kind` pipeline
+    ("native" PDF, "office"); a failure or a timeout raises a one-line `ParseError`."""
     from docling.datamodel.base_models import ConversionStatus
 
     try:
-        result = _converter(kind, seconds).convert(file, raises_on_error=False)
+        result = _converter(kind, seconds).convert(_stream(file, data), raises_on_error=False)
     except Exception as exc:  # Docling raises its own and its backends' errors
         raise ParseError(name, _reason(exc, file)) from None
     if result.has_timeout_errors():
@@ -244,10 +264,10 @@ def _reason(exc: Exception, file: Path) -> str:
     return text[:200]
 
 
-def _native_pdf(file: Path, name: str, seconds: float | None) -> Document:
+def _native_pdf(file: Path, data: bytes, name: str, seconds: float | None) -> Document:
     from docling_core.types.doc import CoordOrigin
 
-    doc = convert(file, name, "native", seconds)
+    doc = convert(file, data, name, "native", seconds)
     lines: list[Line] = []
     for item in doc.texts:
         if not item.prov or not item.text.strip():
@@ -262,7 +282,7 @@ def _native_pdf(file: Path, name: str, seconds: float | None) -> Document:
         raise ParseError(name, "corrupt PDF: no page could be read")
     count = len(doc.pages)
     if not pages:
-        raise ParseError(name, _why_no_text(file))
+        raise ParseError(name, _why_no_text(data))
     warnings = [f"page {n} has no text layer" for n in range(1, count + 1) if n not in pages]
     return assemble(
         file,
@@ -274,22 +294,22 @@ def _native_pdf(file: Path, name: str, seconds: float | None) -> Document:
     )
 
 
-def _why_no_text(file: Path) -> str:
+def _why_no_text(data: bytes) -> str:
     """Tell a damaged PDF (PDFium cannot open it) from one without a text layer."""
     import pypdfium2
 
     try:
-        pypdfium2.PdfDocument(file).close()
+        pypdfium2.PdfDocument(data).close()
     except pypdfium2.PdfiumError as exc:
         return f"corrupt PDF: {str(exc).rstrip('.')}"
     return "no text layer (a scanned PDF needs OCR, which the native pipeline does not run)"
 
 
-def _docling(file: Path, name: str, fmt: str, pipeline: Pipeline) -> Document:
+def _docling(file: Path, data: bytes, name: str, fmt: str, pipeline: Pipeline) -> Document:
     kind = "layout" if fmt == "pdf" else "office"
     from docling_core.types.doc import ContentLayer
 
-    doc = convert(file, name, kind)
+    doc = convert(file, data, name, kind)
     count = doc.num_pages()
     # Speaker notes and comments live in Docling's NOTES layer, which exports leave out.
     # The text is kept as the document has it: no HTML entities (`&amp;`, `&lt;`) for the

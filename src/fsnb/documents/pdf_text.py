@@ -9,7 +9,7 @@ parser's cells are), with the loose (font-height) boxes the native parser also r
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from typing import BinaryIO
 
 from fsnb.documents.reflow import Line, reflow
 from fsnb.errors import ParseError
@@ -20,8 +20,9 @@ _CELL_GAP = 0.5
 _BREAK = re.compile(r"\r\n|[\r\n]")
 
 
-def pdf_opening(file: Path, name: str, chars: int) -> tuple[dict[int, str], int]:
-    """({page: markdown} for the first pages holding at least `chars` characters, page count).
+def pdf_opening(file: BinaryIO, name: str, chars: int) -> tuple[dict[int, str], int]:
+    """({page: markdown} for the first pages holding at least `chars` characters, page count)
+    of the PDF open in `file`, read by PDFium through the handle.
 
     Raises `ParseError` for a file PDFium cannot open."""
     import pypdfium2
@@ -35,7 +36,10 @@ def pdf_opening(file: Path, name: str, chars: int) -> tuple[dict[int, str], int]
         lines: list[Line] = []
         held = 0
         for index in range(count):
-            page = pdf[index]
+            try:
+                page = pdf[index]
+            except pypdfium2.PdfiumError as exc:  # a page tree that loops, a missing page
+                raise ParseError(name, f"corrupt PDF: {str(exc).rstrip('.')}") from None
             textpage = page.get_textpage()
             try:
                 found = _page_lines(textpage, index + 1)

@@ -8,7 +8,7 @@ from pathlib import Path
 from charset_normalizer import from_bytes
 
 from fsnb.documents.model import Document, PageSpan
-from fsnb.errors import ParseError
+from fsnb.errors import EMPTY_FILE, ParseError
 
 _SNIFF = 8192
 _PREFERRED = ("cp1252", "latin_1", "iso8859_15")
@@ -49,11 +49,11 @@ def decode(data: bytes, name: str) -> tuple[str, list[str]]:
     return str(best), [f"decoded as {best.encoding} (not UTF-8)"]
 
 
-def read_text(path: Path, name: str) -> Document:
-    """Read a text file as one page."""
-    data = path.read_bytes()
+def read_text(path: Path, name: str, data: bytes | None = None) -> Document:
+    """A text file as one page: `data`, the file's content, when it is read already."""
+    data = path.read_bytes() if data is None else data
     if not data:
-        raise ParseError(name, "empty file (0 bytes)")
+        raise ParseError(name, EMPTY_FILE)
     if looks_binary(data[:_SNIFF]):
         raise ParseError(name, "binary content, not text")
     text, warnings = decode(data, name)

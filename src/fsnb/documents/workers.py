@@ -39,12 +39,16 @@ Finisher = Callable[[Document], Any]
 
 
 def parse_job(
-    path: str, cache_dir: str, pipeline: Pipeline, finish: Finisher | None = None
+    path: str,
+    cache_dir: str,
+    pipeline: Pipeline,
+    finish: Finisher | None = None,
+    root: str | None = None,
 ) -> tuple[str, object]:
     """("document", its dict), ("finished", `finish(document)`) or ("error", why) for one
-    file: what a worker runs."""
+    file: what a worker runs (`root` as for `parse`)."""
     try:
-        doc = parse(path, cache=ParseCache(cache_dir), pipeline=pipeline)
+        doc = parse(path, cache=ParseCache(cache_dir), pipeline=pipeline, root=root)
     except ParseError as exc:
         return "error", exc.why
     except Exception as exc:  # a parser's bug is that file's error, never the batch's
@@ -60,15 +64,18 @@ def parse_on(
     *,
     cache: ParseCache | None = None,
     finish: Mapping[Path, Finisher] | None = None,
+    root: str | os.PathLike[str] | None = None,
 ) -> Iterator[tuple[Path, Any]]:
     """Yield (path, document or error) for every path, in order of completion, parsing on
     `executor`; files not started are cancelled when the caller stops early. A path with a
-    finisher in `finish` yields what the finisher made of its document, in the worker."""
+    finisher in `finish` yields what the finisher made of its document, in the worker;
+    `root` as for `parse`."""
     store = cache or ParseCache()
     pipeline = default_pipeline()
     finish = finish or {}
+    top = None if root is None else os.fspath(root)
     futures: dict[Future[tuple[str, object]], Path] = {
-        executor.submit(parse_job, str(p), str(store.directory), pipeline, finish.get(p)): p
+        executor.submit(parse_job, str(p), str(store.directory), pipeline, finish.get(p), top): p
         for p in paths
     }
     try:

@@ -29,6 +29,9 @@ DATE_FORMATS = {
     "dmy": ("%d/%m/%Y", "%d.%m.%Y", "%d/%m/%y"),
     "named": ("%d %b %Y", "%d %B %Y", "%b %d, %Y", "%B %d, %Y", "%d-%b-%Y", "%b %d %Y"),
 }
+#: Dates in microseconds: years 1 to 9999, as DuckDB's DATE (nanoseconds end in 2262, and
+#: one "9999-12-31" cell made the whole document's tables fail).
+DATES = "datetime64[us]"
 #: Cells that stand for "no value" and do not count against a column's type.
 PLACEHOLDERS = frozenset({"-", "–", "—", "n/a", "na", "none", "null", "nan", "?"})
 
@@ -89,18 +92,21 @@ def _dates(cells: pd.Series) -> pd.Series | None:
     if filled.empty or not filled.str.contains(r"\d", regex=True).all():
         return None
     best: pd.Series | None = None
-    for forms in DATE_FORMATS.values():
-        parsed = pd.Series(pd.NaT, index=cells.index, dtype="datetime64[ns]")
-        for form in forms:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                read = pd.to_datetime(cells, format=form, errors="coerce")
-            parsed = parsed.fillna(read)
-        if best is None or parsed.notna().sum() > best.notna().sum():
-            best = parsed
+    try:
+        for forms in DATE_FORMATS.values():
+            parsed = pd.Series(pd.NaT, index=cells.index, dtype=DATES)
+            for form in forms:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    read = pd.to_datetime(cells, format=form, errors="coerce")
+                parsed = parsed.fillna(read.astype(DATES))
+            if best is None or parsed.notna().sum() > best.notna().sum():
+                best = parsed
+    except (OverflowError, pd.errors.OutOfBoundsDatetime):  # then the column stays text
+        return None
     if best is None or best.notna().sum() < SHARE * len(filled):
         return None
-    return best.astype("datetime64[ns]")
+    return best
 
 
 def typed_column(column: pd.Series) -> pd.Series:

@@ -20,9 +20,9 @@ from typing import Any
 import pandas as pd
 from pandas.api import types as ptypes
 
-from fsnb.extract.tables import ExtractedTable, extract_tables
+from fsnb.extract.tables import ExtractedTable, Tables, extract_tables
 from fsnb.index.store import Store
-from fsnb.scratchpad import Scratchpad, ScratchpadError, sanitize
+from fsnb.scratchpad import Scratchpad, ScratchpadError, ScratchpadLimit, sanitize
 from fsnb.security import Sandbox
 
 #: The provenance columns every loaded table starts with, and their types.
@@ -48,6 +48,8 @@ class LoadReport:
     renamed: dict[str, str] = field(default_factory=dict)
     #: Rows of an earlier load of the same document's table that these replaced.
     replaced: int = 0
+    #: What the extraction's limits left out of the document, one line each.
+    notes: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         """One line for the LLM or the terminal."""
@@ -55,9 +57,12 @@ class LoadReport:
         page = f", {self.where}" if self.where else ""
         columns = ", ".join(f"{c} {k}" for c, k in self.columns.items())
         again = f", replacing the {self.replaced:,} loaded before" if self.replaced else ""
-        return (
-            f"{verb} table {self.table}: {self.added:,} row{'s' * (self.added != 1)} from "
-            f"{self.source_file}{page}{again} (now {self.rows:,} rows; columns: {columns})."
+        return "\n".join(
+            [
+                f"{verb} table {self.table}: {self.added:,} row{'s' * (self.added != 1)} from "
+                f"{self.source_file}{page}{again} (now {self.rows:,} rows; columns: {columns}).",
+                *(f"[{note}]" for note in self.notes),
+            ]
         )
 
 
@@ -179,8 +184,9 @@ def _label(table: ExtractedTable) -> str:
     return " ".join([table.caption or "", *map(str, table.frame.columns)]).lower()
 
 
-def document_tables(path: str | os.PathLike[str], sandbox: Sandbox) -> list[ExtractedTable]:
-    """Every table of the document `path` (`fsnb.extract.tables.extract_tables`)."""
+def document_tables(path: str | os.PathLike[str], sandbox: Sandbox) -> Tables:
+    """Every table of the document `path` (`fsnb.extract.tables.extract_tables`), with
+    the notes of the limits its extraction hit."""
     return extract_tables(path, sandbox=sandbox)
 
 
@@ -209,6 +215,13 @@ def load_table(
     extracted = pick_table(found, table_index, source)
     wanted = column_types(extracted.frame)
     pad = Scratchpad(store_or_db, folder=sandbox.root)
+    if len(wanted) > pad.max_columns:  # before anything is made of a table that wide
+        msg = (
+            f"table {extracted.index} of {source} has {extracted.frame.shape[1]:,} columns, "
+            f"more than a scratchpad table may have ({pad.max_columns:,}, with "
+            f"{', '.join(PROVENANCE)}); nothing was loaded"
+        )
+        raise ScratchpadLimit(msg)
     created = table not in pad
     if not created and (diff := shape_difference(pad.schema(table), wanted)):
         msg = f"table {table} has another shape than table {extracted.index} of {source}: {diff}"
@@ -241,6 +254,7 @@ def load_table(
         page=extracted.page,
         where=extracted.where,
         renamed=renamed,
+        notes=list(getattr(found, "notes", ())),
     )
 
 

@@ -5,26 +5,40 @@ table (`fsnb.extract.continued`)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from fsnb.errors import ParseError
+from fsnb.extract.budget import Budget, TableLimits
 from fsnb.extract.continued import NEAR_TOP, PageTable, merge_continued
 
 #: How far above a table (in points) its caption line may be.
 CAPTION_GAP = 36.0
 
 
-def pdf_tables(file: Path, name: str) -> list[PageTable]:
-    """Each table, page by page, with its rows of cells and each row's page."""
+def pdf_tables(file: Path | BinaryIO, name: str, budget: Budget | None = None) -> list[PageTable]:
+    """Each table, page by page, with its rows of cells and each row's page; within the
+    `budget`'s pages and deadline (a note says which pages were searched)."""
     import pdfplumber
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
     from pdfplumber.utils.exceptions import PdfminerException
 
+    budget = budget or Budget(TableLimits())
     found: list[PageTable] = []
     try:
         with pdfplumber.open(file) as pdf:
-            for page in pdf.pages:
+            total = len(pdf.pages)
+            for number, page in enumerate(pdf.pages):
+                if number >= budget.limits.pages:
+                    budget.note(
+                        f"tables from the first {number:,} pages of {total:,} (the "
+                        f"{budget.limits.pages:,}-page limit for PDF tables)"
+                    )
+                    break
+                if budget.expired():
+                    budget.overtime(f"tables from the first {number:,} pages of {total:,}")
+                    break
                 found.extend(_page_tables(page))
+                page.close()  # pdfplumber keeps each page's objects otherwise: ~10 MB a page
     except PdfminerException as exc:
         cause = exc.args[0] if exc.args else exc
         if isinstance(cause, (PDFPasswordIncorrect, PDFEncryptionError)):

@@ -155,7 +155,8 @@ def bridge(
             title, text, page_at = indexed[path]
         else:
             try:
-                doc = parse(Sandbox(folder).resolve(path))
+                box = Sandbox(folder)
+                doc = parse(box.resolve(path), root=box.root)
             except (FsnbError, OSError) as exc:
                 skipped[path] = getattr(exc, "why", None) or str(exc)
                 continue

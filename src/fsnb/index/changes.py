@@ -11,7 +11,6 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -21,7 +20,7 @@ import pandas as pd
 
 from fsnb.index.walk import COLUMNS, KIND_COLUMNS, Listing, kind, list_files
 from fsnb.index.writer import Entry, stale_parse
-from fsnb.security import Sandbox
+from fsnb.security import NotRegular, Sandbox, open_file
 
 if TYPE_CHECKING:
     from fsnb.index.pipeline import IndexReport
@@ -74,14 +73,18 @@ def _why(exc: OSError) -> str:
     return (exc.strerror or str(exc)).lower()
 
 
-def file_sha256(path: str | os.PathLike[str]) -> tuple[str, int, int]:
-    """(sha256, size, mtime_ns) of a regular file, streamed; never blocks on a FIFO
+def file_sha256(
+    path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+) -> tuple[str, int, int]:
+    """(sha256, size, mtime_ns) of a regular file, streamed from the file `open_file`
+    checked (with `root`: the very path a sandbox checked); never blocks on a FIFO
     swapped in meanwhile."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+    try:
+        handle = open_file(path, root)
+    except NotRegular:
+        raise OSError(errno.EINVAL, "not a regular file", os.fspath(path)) from None
+    with handle:
+        info = os.fstat(handle.fileno())
         digest = hashlib.file_digest(handle, "sha256")
     return digest.hexdigest(), info.st_size, info.st_mtime_ns
 

@@ -112,7 +112,7 @@ def group(
 
 
 def _hasher(box: Sandbox) -> Callable[[str], tuple[str, int, int]]:
-    return lambda rel: file_sha256(box.root / rel)
+    return lambda rel: file_sha256(box.root / rel, box.root)
 
 
 def from_walk(box: Sandbox, base: str, min_size: int) -> Duplicates:

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,15 @@ INDEX_VIEWS = {
         " FROM {db}.main.files WHERE corpus_id = {cid}"
     ),
 }
+#: A result is cut to at most this many cells (rows x columns) and bytes before it is a
+#: DataFrame: DuckDB's memory limit bounds the query, not the rows handed to pandas (a
+#: `fsnb sql --limit 100000` of long text reached 11 GB). 5M cells is `fsnb sql --limit
+#: 100000` over 50 columns; 256 MiB, in pandas' deep measure, is far more than any caller
+#: shows and an eighth of the default memory limit.
+MAX_RESULT_CELLS = 5_000_000
+MAX_RESULT_BYTES = 256 * 2**20
+#: Where a cut result's DataFrame carries its one-line note (`result_note`).
+NOTE = "fsnb_note"
 #: Table functions that only generate values.
 TABLE_FUNCTIONS = frozenset({"range", "generate_series", "unnest", "json_each", "json_tree"})
 #: The scratch schema of a folder is `scratch_<corpus id>`; this one serves no folder.
@@ -212,6 +222,8 @@ def run_select(
     timeout_s: float = 30.0,
     memory_limit: str | None = None,
     params: Mapping[str, Any] | Sequence[Any] | None = None,
+    max_cells: int | None = None,
+    max_bytes: int | None = None,
 ) -> pd.DataFrame:
     """Run one SELECT on a read-only connection, within the limits; see the module doc.
 
@@ -219,15 +231,19 @@ def run_select(
     the whole index and the shared scratch schema (first on the search path). `params`
     are bound to the query's parameters (`$name` for a mapping, `?` or `$1` for a
     sequence), never spliced into its text, so they pass no check they could evade.
+    The result is read a chunk at a time and cut at `max_cells` and `max_bytes`
+    (default `MAX_RESULT_CELLS`, `MAX_RESULT_BYTES`); a cut frame has a one-line
+    `result_note`. `timeout_s` covers running, fetching and building the frame.
     """
     checked = single_select(sql)
     limit_text = memory_size(memory_limit)
+    caps = (max_cells or MAX_RESULT_CELLS, max_bytes or MAX_RESULT_BYTES)
     try:
         with store.connect(read_only=True, isolated=True) as con:
             _settings(con, limit_text)
             if folder is not None:
                 check_confined(checked, _confine(con, folder))
-            return _timed(con, checked, limit, timeout_s, params)
+            return _timed(con, checked, limit, timeout_s, params, caps)
     except duckdb.OutOfMemoryException:
         msg = f"the query needs more than {limit_text} of memory; aggregate or filter it"
         raise SqlRefused(msg) from None
@@ -241,20 +257,72 @@ def run_select(
 _HINT = re.compile(r"\s*Did you mean [^?]*\?")
 
 
+def result_note(frame: pd.DataFrame) -> str | None:
+    """The one-line note of a result `run_select` cut ("first N rows of at least M ..."),
+    or None when the frame is the whole result."""
+    note = frame.attrs.get(NOTE)
+    return str(note) if note else None
+
+
 def _timed(
     con: duckdb.DuckDBPyConnection,
     sql: str,
     limit: int | None,
     timeout_s: float,
-    params: Mapping[str, Any] | Sequence[Any] | None = None,
+    params: Mapping[str, Any] | Sequence[Any] | None,
+    caps: tuple[int, int],
 ) -> pd.DataFrame:
+    stopped = f"query stopped after {timeout_s:g} s; narrow it down or aggregate"
+    deadline = time.monotonic() + timeout_s
     timer = threading.Timer(timeout_s, con.interrupt)
     timer.start()
     try:
-        relation = con.sql(sql, params=params)
-        return (relation if limit is None else relation.limit(limit)).df()
+        if limit is not None:  # in the query, so that DuckDB can plan a top-N
+            sql = f"SELECT * FROM (\n{sql}\n) AS fsnb_query LIMIT {int(limit)}"
+        return _fetch(con.execute(sql, params), caps, deadline, stopped)
     except duckdb.InterruptException:
-        msg = f"query stopped after {timeout_s:g} s; narrow it down or aggregate"
-        raise SqlRefused(msg) from None
+        raise SqlRefused(stopped) from None
     finally:
         timer.cancel()
+
+
+def _fetch(
+    result: duckdb.DuckDBPyConnection, caps: tuple[int, int], deadline: float, stopped: str
+) -> pd.DataFrame:
+    """The rows of a streaming `result`, one vector (2,048 rows) at a time, up to `caps`
+    (cells, bytes), with the deadline checked between vectors."""
+    max_cells, max_bytes = caps
+    chunks: list[pd.DataFrame] = []
+    kept = seen = size = 0
+    cut = ""
+    while True:
+        if time.monotonic() > deadline:
+            raise SqlRefused(stopped)
+        chunk = result.fetch_df_chunk(1)
+        if chunk.empty:
+            chunks = chunks or [chunk]  # the columns of an empty result
+            break
+        seen += len(chunk)
+        width = max(len(chunk.columns), 1)
+        bytes_each = chunk.memory_usage(deep=True, index=False).sum() / len(chunk)
+        room = min(max_cells // width - kept, int((max_bytes - size) // max(bytes_each, 1)))
+        take = max(min(room, len(chunk)), 0)
+        if take or not chunks:  # an empty first piece still carries the columns
+            chunks.append(chunk.iloc[:take])
+            kept, size = kept + take, size + int(take * bytes_each)
+        if take < len(chunk):
+            over_cells = kept >= max_cells // width
+            megabytes = (
+                f"{max_bytes / 2**20:g} MB" if max_bytes >= 2**20 else f"{max_bytes:,} bytes"
+            )
+            cut = f"{max_cells:,} cells" if over_cells else megabytes
+            break
+    if time.monotonic() > deadline:
+        raise SqlRefused(stopped)
+    frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0].copy()
+    if cut:
+        frame.attrs[NOTE] = (
+            f"first {kept:,} rows of at least {seen:,}: the result is cut at {cut} "
+            "(aggregate, filter or select fewer columns)"
+        )
+    return frame

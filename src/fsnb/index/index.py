@@ -136,9 +136,11 @@ class Index:
         max_mb: float | None = None,
         on_reindex: Callable[[Reindex], None] | None = None,
         catch_up: bool = True,
+        on_notice: Callable[[str], None] | None = None,
     ) -> Watch:
         """Keep `folder` indexed in a background thread: changes are collected until
         `settle_s` passes without one, then `add_folder` runs (first at once with `catch_up`).
+        A folder deleted and made again is watched again (`on_notice` hears of both).
 
         >>> w = ix.watch("data")   # w.running, w.last (report, at, error), w.stop()
         """
@@ -154,6 +156,7 @@ class Index:
             ignore=(self.store.path,),  # the index file, its WAL and set-aside copies
             on_reindex=on_reindex,
             catch_up=catch_up,
+            on_notice=on_notice,
         )
 
     def embed(self, folder: str | os.PathLike[str], embedder: Any, *, progress: bool = True) -> int:

@@ -32,7 +32,7 @@ import pandas as pd
 
 from fsnb.documents.batch import default_workers, parse_many
 from fsnb.documents.workers import parse_on, process_pool
-from fsnb.errors import ParseError
+from fsnb.errors import EMPTY_FILE, ParseError
 from fsnb.index import changes, runs
 from fsnb.index.changes import FileRow, Known
 from fsnb.index.metadata import discover_schema
@@ -208,7 +208,7 @@ def _index(
         batches.add(entry)
     bar = _progress(len(plan.parse), report.root) if progress and plan.parse else None
     try:
-        for entry in _prepared(plan.parse, *parsing):
+        for entry in _prepared(plan.parse, report.root, *parsing):
             batches.add(entry)
             if bar is not None:
                 bar.update(1)
@@ -221,27 +221,28 @@ def _index(
 
 
 def _prepared(
-    todo: list[tuple[FileRow, str]], workers: int | None, executor: Executor | None
+    todo: list[tuple[FileRow, str]], root: str, workers: int | None, executor: Executor | None
 ) -> Iterator[Entry]:
     """The entry (rows or error) of each (file, hash) to parse, in order of completion:
-    prepared in the worker that parsed it on a process pool or `executor`, else here."""
+    prepared in the worker that parsed it on a process pool or `executor`, else here; each
+    file read is the one the walk of `root` found (`parse`'s `root`)."""
     rows = {row.file: (row, digest) for row, digest in todo}
     workers = workers or default_workers()
     heavy = [p for p in rows if p.suffix.lower() in HEAVY]
     if executor is None and workers > 1 and len(heavy) > POOL_FROM:
         light = [p for p in rows if p.suffix.lower() not in HEAVY]
         pool = process_pool(workers, preload=["fsnb.index.writer"])  # what `prepare` needs
-        results = chain(_on(pool, heavy, rows), parse_many(light, workers=workers))
+        results = chain(_on(pool, heavy, rows, root), parse_many(light, workers=workers, root=root))
     elif executor is None:
-        results = parse_many(list(rows), workers=workers)
+        results = parse_many(list(rows), workers=workers, root=root)
     else:
-        results = _on(executor, list(rows), rows)
+        results = _on(executor, list(rows), rows, root)
     for path, result in results:
         yield _entry(*rows[path], result)
 
 
 def _on(
-    executor: Executor, paths: list[Path], rows: dict[Path, tuple[FileRow, str]]
+    executor: Executor, paths: list[Path], rows: dict[Path, tuple[FileRow, str]], root: str
 ) -> Iterable[tuple[Path, Entry | ParseError]]:
     """(path, entry or error) for each path, parsed and prepared on `executor`."""
     finish = {
@@ -249,7 +250,7 @@ def _on(
         for p in paths
         for row, digest in [rows[p]]
     }
-    return parse_on(executor, paths, finish=finish)
+    return parse_on(executor, paths, finish=finish, root=root)
 
 
 def _entry(row: FileRow, digest: str, result: Entry | Document | ParseError) -> Entry:
@@ -289,7 +290,9 @@ class _Batches:
             self.every = max(COMMIT_S, 10 * (time.monotonic() - began))
             self.done += len(self.pending)
             for entry in self.pending:
-                if entry.error is not None:
+                if entry.error == EMPTY_FILE:  # read, with nothing in it
+                    self.report.warnings[entry.path] = entry.error
+                elif entry.error is not None:
                     self.report.failed[entry.path] = entry.error
                 else:
                     changed = entry.path in self.known

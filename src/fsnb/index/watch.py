@@ -3,11 +3,17 @@
 Events are collected until the folder has been quiet for `settle_s` (0.5 s), then the
 re-index callable runs (`Index.add_folder`, which parses only new and changed files) in a
 background thread. A failing re-index is recorded in `Watch.last` and never stops the watcher.
+
+The folder itself is looked at every `POLL_S` seconds: once deleted (watchdog's watch of it
+ends with it), the watcher says so in one line and waits; when a folder is there again
+(re-created, or replaced by another), it is watched afresh and re-indexed.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +30,10 @@ from fsnb.security import EXCLUDED_DIRS, IGNORE_FILE, Sandbox, Sensitivity, clas
 
 #: Event types that change a folder (opening and reading a file do not).
 _CHANGES = frozenset({"created", "modified", "moved", "deleted", "closed"})
+#: Seconds between two looks at the watched folder itself (gone, back, replaced).
+POLL_S = 1.0
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -85,7 +95,10 @@ class Watch:
         ignore: tuple[str | os.PathLike[str], ...] = (),
         on_reindex: Callable[[Reindex], None] | None = None,
         catch_up: bool = True,
+        on_notice: Callable[[str], None] | None = None,
     ) -> None:
+        """`on_notice` gets a line when the folder goes and when it comes back (default:
+        logged as a warning)."""
         box = Sandbox(folder)
         self.root = box.root
         self.settle_s = settle_s
@@ -96,10 +109,14 @@ class Watch:
         self._wake = threading.Condition()
         self._changed_at: float | None = time.monotonic() if catch_up else None
         self._stopping = False
+        self._on_notice = on_notice or log.warning
+        self._gone = False
         ignored = tuple(str(Path(p).expanduser().resolve()) for p in ignore)
+        self._handler = _Events(self, box, ignored)
         self._observer = Observer()
         self._observer.daemon = True
-        self._observer.schedule(_Events(self, box, ignored), str(self.root), recursive=True)
+        self._armed = _identity(self.root)
+        self._observer.schedule(self._handler, str(self.root), recursive=True)
         self._observer.start()
         self._thread = threading.Thread(target=self._loop, name=f"fsnb-watch {self.root}")
         self._thread.daemon = True
@@ -132,21 +149,49 @@ class Watch:
             self._wake.notify_all()
 
     def _settled(self) -> bool:
-        """Wait for a change, then for `settle_s` without another; False when stopping."""
-        with self._wake:
-            while not self._stopping:
-                if self._changed_at is None:
-                    self._wake.wait()
+        """Wait for a change, then for `settle_s` without another, while the folder is
+        there; False when stopping."""
+        while True:
+            self._look()  # not under `_wake`: watchdog holds its lock while it dispatches
+            with self._wake:
+                if self._stopping:
+                    return False
+                if self._changed_at is None or self._gone:
+                    self._wake.wait(POLL_S)
                     continue
                 quiet = time.monotonic() - self._changed_at
                 if quiet >= self.settle_s:
                     self._changed_at = None
                     return True
-                self._wake.wait(self.settle_s - quiet)
-        return False
+                self._wake.wait(min(self.settle_s - quiet, POLL_S))
+
+    def _look(self) -> None:
+        """Notice the folder gone (said once), or back, replaced or no longer watched
+        (watchdog's watch ends with the folder it watched): watch it afresh, re-index."""
+        here = _identity(self.root)
+        if here is None:
+            if not self._gone:
+                self._gone = True
+                self._on_notice(f"{self.root} is gone: watching for it to come back")
+            return
+        alive = self._observer.emitters and all(e.is_alive() for e in self._observer.emitters)
+        if here == self._armed and alive and not self._gone:
+            return
+        try:
+            self._observer.unschedule_all()
+            self._observer.schedule(self._handler, str(self.root), recursive=True)
+        except OSError:  # gone again meanwhile: the next look says so
+            return
+        self._armed = here
+        if self._gone:
+            self._gone = False
+            self._on_notice(f"{self.root} is back: re-indexing it")
+        self._changed()  # what happened while it was not watched is caught up
 
     def _loop(self) -> None:
         while self._settled():
+            if _identity(self.root) is None:  # gone since: re-indexed when it is back
+                continue
             try:
                 record = Reindex(self._reindex(), datetime.now())
             except Exception as exc:  # kept and reported; the watcher goes on
@@ -156,6 +201,15 @@ class Watch:
             if self._on_reindex is not None:
                 with suppress(Exception):  # a broken callback must not stop the watcher
                     self._on_reindex(record)
+
+
+def _identity(folder: Path) -> tuple[int, int] | None:
+    """(device, inode) of `folder`, or None when no folder is there."""
+    try:
+        info = folder.stat()
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None
 
 
 def _counts(report: IndexReport | None) -> str:

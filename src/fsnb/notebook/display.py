@@ -204,7 +204,8 @@ def quote_context(root: str | None, cite: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"before": "", "match": cite.get("quote", ""), "after": ""}
     if not root or not cite.get("path"):
         return out
-    doc = parse(Sandbox(root).resolve(cite["path"]))
+    box = Sandbox(root)
+    doc = parse(box.resolve(cite["path"]), root=box.root)
     pattern = quote_pattern(cite.get("quote", ""))
     if found := pattern.search(doc.text) if pattern else None:
         start, end = found.span()

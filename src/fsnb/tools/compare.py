@@ -12,7 +12,7 @@ from fsnb.documents.text import decode, looks_binary
 from fsnb.errors import ParseError
 from fsnb.index.duplicates import file_sha256
 from fsnb.protocol.outcome import ToolOutcome
-from fsnb.security import shown
+from fsnb.security import open_file, shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
 from fsnb.tools.registry import tool
@@ -26,13 +26,14 @@ _PLAIN = TEXT_SUFFIXES | {".md", ".markdown", ".csv"}
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 
-def _text(file: Path) -> tuple[list[str] | None, bool]:
+def _text(file: Path, root: Path) -> tuple[list[str] | None, bool]:
     """(the file's lines, whether it is a parsed document), or (None, False) when it is
     binary or unreadable as text. A document gives one line per sentence, its spacing
-    normalized, since where its lines break depends on the format (a PDF's layout)."""
+    normalized, since where its lines break depends on the format (a PDF's layout). The
+    file read is the one a sandbox of `root` checked (`open_file`)."""
     if supported(file) and file.suffix.lower() not in _PLAIN:
         try:
-            text = parse(file).text
+            text = parse(file, root=root).text
         except ParseError:
             return None, False
         return [
@@ -41,7 +42,7 @@ def _text(file: Path) -> tuple[list[str] | None, bool]:
             for sentence in _SENTENCE_END.split(" ".join(line.split()))
             if sentence
         ], True
-    with file.open("rb") as handle:
+    with open_file(file, root) as handle:
         data = handle.read(TEXT_BYTES + 1)
     if len(data) > TEXT_BYTES or looks_binary(data[:8192]):
         return None, False
@@ -66,13 +67,13 @@ def compare_files(path1: str, path2: str, *, ctx: ToolContext) -> ToolOutcome:
     box = ctx.sandbox
     files = [box.existing(p, "file") for p in (path1, path2)]
     names = [shown(box.relative(f)) for f in files]
-    hashes = [file_sha256(f) for f in files]
+    hashes = [file_sha256(f, box.root) for f in files]
     sizes = f"sizes {human_size(hashes[0][1])} vs {human_size(hashes[1][1])}"
     data = {"same": hashes[0][0] == hashes[1][0], "added": 0, "removed": 0}
     if data["same"]:
         summary = f"{names[0]} and {names[1]} are identical ({human_size(hashes[0][1])})."
         return ToolOutcome(summary, data={"summary": summary, **data})
-    (lines1, doc1), (lines2, doc2) = (_text(f) for f in files)
+    (lines1, doc1), (lines2, doc2) = (_text(f, box.root) for f in files)
     if lines1 is None or lines2 is None:
         summary = (
             f"{names[0]} and {names[1]} differ ({sizes}; sha256 {hashes[0][0][:12]} vs "

@@ -27,6 +27,9 @@ from fsnb.tools.registry import tool
 HEAD_ROWS = 5
 #: Characters shown of one cell.
 CELL_CHARS = 40
+#: Columns named (with their types) and shown of each table: a table thousands of columns
+#: wide would otherwise fill the model's context.
+SHOW_COLUMNS = 50
 
 
 def _cell(value: Any) -> Any:
@@ -69,19 +72,24 @@ def extract_tables(path: str, *, ctx: ToolContext) -> ToolOutcome:
     source = ctx.sandbox.relative(target)
     extracted = load.document_tables(target, ctx.sandbox)
     tables = [_described(t) for t in extracted]
-    data = {"path": source, "tables": tables, "read": [source]}
+    left_out = list(getattr(extracted, "notes", ()))  # what a limit left out
+    notes = [f"[{note}]" for note in left_out]
+    data = {"path": source, "tables": tables, "read": [source], "notes": left_out}
     if not tables:
-        return ToolOutcome(f"No tables found in {source}.", data=data)
-    lines = [f"{len(tables)} table{'s' * (len(tables) != 1)} in {source}:"]
+        return ToolOutcome("\n".join([f"No tables found in {source}.", *notes]), data=data)
+    lines = [f"{len(tables)} table{'s' * (len(tables) != 1)} in {source}:", *notes]
     for table, found in zip(tables, extracted, strict=True):
         where = f", {table['where']}" if table["where"] else ""
         caption = f' "{table["caption"]}"' if table["caption"] else ""
-        columns = ", ".join(f"{c} {k}" for c, k in table["columns"].items())
+        named = list(table["columns"].items())
+        columns = ", ".join(f"{c} {k}" for c, k in named[:SHOW_COLUMNS])
+        if len(named) > SHOW_COLUMNS:
+            columns += f", and {len(named) - SHOW_COLUMNS:,} more"
         lines.append(
             f"\nTable {table['index']}{where}{caption}: {table['rows']:,} rows x "
             f"{len(table['columns'])} columns ({columns})"
         )
-        head = found.raw.head(HEAD_ROWS)
+        head = found.raw.iloc[:HEAD_ROWS, :SHOW_COLUMNS]
         if not head.empty:
             lines.append(head.to_string(index=False, max_colwidth=CELL_CHARS))
     return ToolOutcome("\n".join(lines), data=data)
@@ -162,7 +170,8 @@ def extract_rows(
 def _loaded(report: load.LoadReport) -> str:
     where = f", {report.where}" if report.where else ""
     again = f", replacing {report.replaced:,} loaded before" if report.replaced else ""
-    return f"{report.added:,} rows{where}{again}"
+    notes = "".join(f" [{note}]" for note in report.notes)
+    return f"{report.added:,} rows{where}{again}{notes}"
 
 
 EXTRACTION_TOOLS = [extract_tables, load_table, extract_rows]

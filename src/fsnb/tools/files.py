@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
@@ -23,9 +24,9 @@ from fsnb.documents.batch import parse_many
 from fsnb.documents.limits import Limits
 from fsnb.documents.opening import read_document
 from fsnb.documents.text import decode, looks_binary
-from fsnb.errors import AccessDenied, NotFound, ParseError, ToolError
+from fsnb.errors import EMPTY_FILE, AccessDenied, NotFound, ParseError, ToolError
 from fsnb.protocol.outcome import ToolOutcome
-from fsnb.security import Entry, Sandbox, Sensitivity, classify, os_reason, shown
+from fsnb.security import Entry, Sandbox, Sensitivity, classify, open_file, os_reason, shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.registry import tool
 from fsnb.tools.scan_text import common_lines, compact_head, preview_chars_for
@@ -33,8 +34,14 @@ from fsnb.tools.scan_text import common_lines, compact_head, preview_chars_for
 _BINARY_DOCUMENTS = frozenset({".pdf", ".docx", ".pptx", ".xlsx"})
 #: Characters a paged tool returns by default.
 PAGE_CHARS = 12_000
-#: Seconds `grep` gives its pattern on one document before calling it too slow.
+#: Seconds one `grep` call gives its pattern over all the files it searches, before calling
+#: it too slow (per document, a call over 30 files ran 78 s).
 REGEX_SECONDS = 5.0
+#: Seconds one `grep` call may take in all, parsing included, checked between files: an
+#: agent's tool call should answer within a minute or so.
+GREP_SECONDS = 60.0
+#: The clock grep's time limits read (a test's fake clock replaces it).
+_clock = time.monotonic
 _WILDCARDS = frozenset("*?[")
 
 
@@ -63,12 +70,14 @@ def _skip_reason(entry: Entry, box: Sandbox) -> str:
             return "skipped: a symlink to a file that tools may not read"
         return f"skipped: a symlink to {shown(rel)}, which is read under its own name"
     try:
-        with entry.path.open("rb") as handle:
+        with open_file(entry.path, box.root) as handle:
             head = handle.read(4096)
+    except (AccessDenied, NotFound) as exc:  # swapped since the folder was read
+        return f"error: {exc}"
     except OSError as exc:
         return f"error: cannot open ({os_reason(exc)})"
     if not head:
-        return "skipped: empty file (0 bytes)"
+        return f"skipped: {EMPTY_FILE}"
     if looks_binary(head):
         return "skipped: binary file, not a document"
     return f"skipped: unsupported file type '{entry.path.suffix or entry.path.name}'"
@@ -145,22 +154,25 @@ def scan_folder(
         else:
             documents[entry.path] = entry
     preview_chars = preview_chars or preview_chars_for(len(documents))
-    parsed = dict(parse_many(documents, chars=preview_chars))
+    parsed = dict(parse_many(documents, chars=preview_chars, root=box.root))
     texts = [r.text[: preview_chars * 2] for r in parsed.values() if isinstance(r, Document)]
     common = common_lines(texts)
     for file, result in parsed.items():
         entries[documents[file].rel] = _preview(documents[file], result, preview_chars, common)
     ok = len(texts)
+    failed = sum(why.startswith(("error:", "access denied:")) for why in entries.values())
+    unread = f" ({failed} could not be read)" if failed else ""
     lines = [
         f"Scanned {len(entries)} files under {box.shown(start)}: {ok} documents previewed, "
-        f"{len(entries) - ok} not readable or skipped."
+        f"{len(entries) - ok} not readable or skipped{unread}."
     ]
     if common:
         shared = "\n".join(sorted(common))
         lines.append(f"Lines many previews share, shown once here and left out of each:\n{shared}")
     for rel in sorted(entries, key=lambda r: r.split("/")):
         lines.append(f"\n=== {rel} — {entries[rel]}")
-    return ToolOutcome("\n".join(lines), data={"files": len(entries), "previewed": ok})
+    data = {"files": len(entries), "previewed": ok, "failed": failed}
+    return ToolOutcome("\n".join(lines), data=data)
 
 
 def _preview(
@@ -258,8 +270,9 @@ def read(path: str, *, ctx: ToolContext, offset: int = 0, limit: int = PAGE_CHAR
     if file.suffix.lower() in _BINARY_DOCUMENTS:
         msg = f"{rel} is a {file.suffix.lower()[1:]} document: use parse_file to read it"
         raise ToolError(msg)
-    Limits.from_env().check_size(file, "txt", file.stat().st_size, rel)
-    data = file.read_bytes()
+    with open_file(file, box.root) as handle:  # the file checked, whatever is swapped in
+        Limits.from_env().check_size(file, "txt", os.fstat(handle.fileno()).st_size, rel)
+        data = handle.read()
     if looks_binary(data[:8192]):
         msg = f"{rel} is a binary file, not text"
         raise ToolError(msg)
@@ -275,12 +288,13 @@ def _searchable(box: Sandbox, target: Path) -> list[Path]:
     return document_files(box, box.relative(target)) if target.is_dir() else [target]
 
 
-def _matching_lines(pattern: regex.Pattern[str], lines: list[str]) -> Iterator[int]:
-    """The numbers of the lines `pattern` finds something in; `TimeoutError` once that
-    has taken it more than `REGEX_SECONDS` (catastrophic backtracking)."""
-    deadline = time.monotonic() + REGEX_SECONDS
+def _matching_lines(
+    pattern: regex.Pattern[str], lines: list[str], deadline: float
+) -> Iterator[int]:
+    """The numbers of the lines `pattern` finds something in; `TimeoutError` once the
+    `deadline` (on `_clock`) has passed (catastrophic backtracking)."""
     for number, line in enumerate(lines):
-        if pattern.search(line, timeout=max(deadline - time.monotonic(), 0.001)):
+        if pattern.search(line, timeout=max(deadline - _clock(), 0.001)):
             yield number
 
 
@@ -315,9 +329,19 @@ def grep(
     blocks: list[str] = []
     count = 0
     skipped: list[str] = []
-    for file in _searchable(box, target):
+    searchable = _searchable(box, target)
+    # one budget per call, not per file: the pattern's time over all files, and the call's
+    deadline, regex_left = _clock() + GREP_SECONDS, REGEX_SECONDS
+    stopped = ""
+    for searched, file in enumerate(searchable):
+        if _clock() >= deadline:
+            stopped = (
+                f"searched {searched} of {len(searchable)} files before the "
+                f"{GREP_SECONDS:g} s time limit: narrow the path"
+            )
+            break
         try:
-            doc = parse(file)
+            doc = parse(file, root=box.root)
         except ParseError as exc:
             skipped.append(f"{box.relative(file)}: {exc.why}")
             continue
@@ -326,8 +350,9 @@ def grep(
         for line in lines:
             offsets.append(pos)
             pos += len(line) + 1
+        began = _clock()
         try:
-            for number in _matching_lines(compiled, lines):
+            for number in _matching_lines(compiled, lines, min(began + regex_left, deadline)):
                 count += 1
                 lo, hi = max(0, number - context), min(len(lines), number + context + 1)
                 excerpt = "\n".join(
@@ -338,11 +363,19 @@ def grep(
                 if count >= max_matches:
                     break
         except TimeoutError:
-            msg = (
-                f"the pattern {pattern!r} took longer than {REGEX_SECONDS:g} s on "
-                f"{box.relative(file)}; simplify it (nested repeats like (a+)+ backtrack)"
+            if not blocks:  # nothing found to show: the pattern itself is the trouble
+                msg = (
+                    f"the pattern {pattern!r} took longer than {REGEX_SECONDS:g} s on "
+                    f"{box.relative(file)}; simplify it (nested repeats like (a+)+ backtrack)"
+                )
+                raise ToolError(msg) from None
+            stopped = (
+                f"searched {searched} of {len(searchable)} files before the time limit "
+                f"(stopped in {box.relative(file)}): narrow the path or simplify the pattern "
+                "(nested repeats like (a+)+ backtrack)"
             )
-            raise ToolError(msg) from None
+            break
+        regex_left -= _clock() - began
         if count >= max_matches:
             blocks.append(f"[stopped at {max_matches} matches: narrow the pattern or the path]")
             break
@@ -350,6 +383,8 @@ def grep(
         result = f"no matches for {pattern!r} under {box.relative(target)}"
     else:
         result = f"{count} matching lines for {pattern!r}:\n\n" + "\n\n".join(blocks)
+    if stopped:
+        result += f"\n[{stopped}]"
     if skipped:
         result += "\n(not searched: " + "; ".join(skipped) + ")"
     return result

@@ -166,7 +166,7 @@ def get_document(
     stat = file.stat() if file.exists() else None
     stale = stat is not None and (stat.st_size, stat.st_mtime_ns) != (size, mtime_ns)
     if spans is None and stat is not None and not stale:
-        spans = _parsed_spans(file, text)
+        spans = _parsed_spans(file, text, box.root)
     spans = spans if spans is not None else _chunk_spans(marks)
     doc = Document(rel, text, title or "", fmt or "", pages or 1, spans, parser)
     start, end, note = page_window(len(doc.text), offset, limit)
@@ -192,10 +192,10 @@ def _stored_spans(con: duckdb.DuckDBPyConnection, doc_id: int) -> list[PageSpan]
     return None
 
 
-def _parsed_spans(file: Path, text: str) -> list[PageSpan] | None:
+def _parsed_spans(file: Path, text: str, root: Path) -> list[PageSpan] | None:
     """The page spans of the (cached) parse of an unchanged file, if it gives the same text."""
     try:
-        doc = parse(file)
+        doc = parse(file, root=root)
     except FsnbError:
         return None
     return doc.spans if doc.text == text else None

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 from fsnb import ranges
 from fsnb.documents import parse, supported
@@ -26,7 +26,7 @@ from fsnb.documents.text import looks_binary
 from fsnb.errors import ParseError
 from fsnb.index.filesystem import entries, find, indexed
 from fsnb.protocol.outcome import ToolOutcome
-from fsnb.security import Listed, Sandbox, Sensitivity, os_reason, scan, shown
+from fsnb.security import Listed, Sandbox, Sensitivity, open_file, os_reason, scan, shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
 from fsnb.tools.registry import tool
@@ -401,7 +401,7 @@ def _encoding(data: bytes) -> str:
     return "UTF-8" if not data.isascii() else "ASCII"
 
 
-def _office(file: Path, suffix: str) -> list[str]:
+def _office(file: BinaryIO, suffix: str) -> list[str]:
     """Sheet, slide or page counts read from an Office file's zip directory."""
     with zipfile.ZipFile(file) as archive:
         names = archive.namelist()
@@ -420,22 +420,22 @@ def _office(file: Path, suffix: str) -> list[str]:
     return []
 
 
-def _details(file: Path, size: int) -> list[str]:
-    """Format-specific facts: pages, sheets, slides, image size, or encoding and lines."""
-    suffix = file.suffix.lower()
+def _details(file: BinaryIO, suffix: str, size: int) -> list[str]:
+    """Format-specific facts: pages, sheets, slides, image size, or encoding and lines, of
+    the file open in `file` (named with `suffix`)."""
     try:
         if suffix == ".pdf":
             import pypdfium2
 
-            pdf = pypdfium2.PdfDocument(str(file))
+            pdf = pypdfium2.PdfDocument(file)
             try:
                 return [f"pages: {len(pdf)}"]
             finally:
                 pdf.close()
         if suffix in (".xlsx", ".pptx", ".docx"):
             return _office(file, suffix)
-        with file.open("rb") as handle:
-            head = handle.read(8192)
+        head = file.read(8192)
+        file.seek(0)
         if (
             head[:4] in (b"\x89PNG", b"GIF8")
             or head[:2] == b"\xff\xd8"
@@ -444,7 +444,7 @@ def _details(file: Path, size: int) -> list[str]:
             return _image(file)
         if looks_binary(head) or size > TEXT_BYTES:
             return [] if looks_binary(head) else ["text: too large to count lines"]
-        data = file.read_bytes()
+        data = file.read()
         lines = data.count(b"\n") + (bool(data) and not data.endswith(b"\n"))
         return [f"encoding: {_encoding(data)}", f"lines: {lines:,}"]
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, ImportError) as exc:
@@ -453,7 +453,7 @@ def _details(file: Path, size: int) -> list[str]:
         return [f"details: unreadable ({type(exc).__name__})"]
 
 
-def _image(file: Path) -> list[str]:
+def _image(file: BinaryIO) -> list[str]:
     try:
         from PIL import Image
     except ImportError:
@@ -476,38 +476,19 @@ def file_info(path: str, *, ctx: ToolContext) -> ToolOutcome:
     box = ctx.sandbox
     target = box.existing(path)
     rel = shown(box.relative(target))
-    info = target.stat()
-    created = getattr(info, "st_birthtime", None)
-    dates = [f"modified: {when(info.st_mtime)}"] + (
-        [f"created: {when(created)}"] if created else [f"changed: {when(info.st_ctime)}"]
-    )
     if target.is_dir():
-        node = _walk(box, target, box.relative(target))
-        kinds: Counter[str] = Counter()
-        sizes: Counter[str] = Counter()
-        _count(node, kinds, sizes)
-        lines = [
-            f"{rel}/ (folder)",
-            f"items: {node.files} files, {node.folders} folders "
-            f"({len(node.children)} directly inside)",
-            f"total size: {human_size(node.size)}",
-            *dates,
-            "by type:",
-        ]
-        lines += [
-            f"  {ext}: {count} files, {human_size(sizes[ext])}"
-            for ext, count in kinds.most_common(15)
-        ]
-        data = {"path": rel, "type": "folder", "files": node.files, "size": node.size}
-        return ToolOutcome("\n".join(lines), data=data | {"by_type": dict(kinds)})
+        info = target.stat(follow_symlinks=False)
+        return _folder_info(box, target, rel, info)
+    with open_file(target, box.root) as handle:  # never a FIFO swapped in since the check
+        info = os.fstat(handle.fileno())
+        details = _details(handle, target.suffix.lower(), info.st_size)
     mime = mimetypes.guess_type(target.name)[0]
-    details = _details(target, info.st_size)
     if mime is None:
         mime = "text/plain" if any(d.startswith("encoding") for d in details) else "unknown"
     lines = [
         f"{rel} (file)",
         f"size: {human_size(info.st_size)} ({info.st_size:,} bytes)",
-        *dates,
+        *_dates(info),
         f"MIME type: {mime}",
         *details,
     ]
@@ -516,6 +497,33 @@ def file_info(path: str, *, ctx: ToolContext) -> ToolOutcome:
         lines.append(f"(a symlink to {shown(box.relative(target))})")
     data = {"path": rel, "type": "file", "size": info.st_size, "mime": mime}
     return ToolOutcome("\n".join(lines), data=data)
+
+
+def _dates(info: os.stat_result) -> list[str]:
+    created = getattr(info, "st_birthtime", None)
+    return [f"modified: {when(info.st_mtime)}"] + (
+        [f"created: {when(created)}"] if created else [f"changed: {when(info.st_ctime)}"]
+    )
+
+
+def _folder_info(box: Sandbox, target: Path, rel: str, info: os.stat_result) -> ToolOutcome:
+    """`file_info` of a folder: its items, total size and a breakdown by file type."""
+    node = _walk(box, target, box.relative(target))
+    kinds: Counter[str] = Counter()
+    sizes: Counter[str] = Counter()
+    _count(node, kinds, sizes)
+    lines = [
+        f"{rel}/ (folder)",
+        f"items: {node.files} files, {node.folders} folders ({len(node.children)} directly inside)",
+        f"total size: {human_size(node.size)}",
+        *_dates(info),
+        "by type:",
+    ]
+    lines += [
+        f"  {ext}: {count} files, {human_size(sizes[ext])}" for ext, count in kinds.most_common(15)
+    ]
+    data = {"path": rel, "type": "folder", "files": node.files, "size": node.size}
+    return ToolOutcome("\n".join(lines), data=data | {"by_type": dict(kinds)})
 
 
 def _count(node: _Node, kinds: Counter[str], sizes: Counter[str]) -> None:
@@ -555,10 +563,10 @@ def _name_score(query: str, rel: str) -> tuple[float, str]:
     return 0.0, ""
 
 
-def _content_score(file: Path, query: str) -> tuple[float, str]:
+def _content_score(file: Path, query: str, root: Path) -> tuple[float, str]:
     """How often the query (or, failing that, all its words) occurs in a document's text."""
     try:
-        text = parse(file).text
+        text = parse(file, root=root).text
     except ParseError:
         return 0.0, ""
     low, query = text.lower(), query.lower().strip()
@@ -604,7 +612,7 @@ def _walk_hits(
             score, why = _name_score(query, entry.rel)
         readable = entry.verdict.level in (Sensitivity.NONE, Sensitivity.WARN)
         if not score and "content" in how and readable and supported(entry.rel):
-            score, why = _content_score(entry.path, query)
+            score, why = _content_score(entry.path, query, box.root)
         if score:
             hits.append(_Hit(entry.rel, info.st_size, info.st_mtime, score, why))
     return walked, hits

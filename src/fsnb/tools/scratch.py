@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fsnb.index.guard import result_note
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.scratchpad import parse_columns, sanitize
 from fsnb.tools.context import ToolContext
@@ -59,12 +60,14 @@ def _json_cell(value: Any) -> Any:
 def _query_data(sql: str, frame: pd.DataFrame) -> dict[str, Any]:
     """The data of a query's outcome: its SQL, columns, first rows and row count."""
     head = frame.head(DATA_ROWS).itertuples(index=False, name=None)
+    note = result_note(frame)
     return {
         "sql": sql,
         "columns": [str(c) for c in frame.columns],
         "rows": [[_json_cell(v) for v in row] for row in head],
         "row_count": min(len(frame), QUERY_ROWS),
-        "more_rows": len(frame) > QUERY_ROWS,
+        "more_rows": len(frame) > QUERY_ROWS or note is not None,
+        **({"note": note} if note else {}),
     }
 
 
@@ -127,10 +130,11 @@ def query_data(sql: str, *, ctx: ToolContext) -> ToolOutcome:
 def _query_text(frame: pd.DataFrame) -> str:
     """What the LLM reads of a query's result: the row count and the first rows."""
     n = len(frame)
+    note = result_note(frame)  # a result cut before it reached pandas says so first
     if n == 0:
-        return f"0 rows (columns: {', '.join(map(str, frame.columns))})"
+        return note or f"0 rows (columns: {', '.join(map(str, frame.columns))})"
     count = f"more than {QUERY_ROWS:,}" if n > QUERY_ROWS else f"{n:,}"
-    lines = [f"{count} row{'s' * (n != 1)}", _text_table(frame.head(SHOW_ROWS))]
+    lines = [note or f"{count} row{'s' * (n != 1)}", _text_table(frame.head(SHOW_ROWS))]
     if n > SHOW_ROWS:
         lines.append(
             f"[first {SHOW_ROWS} of {count} rows shown: aggregate, filter with WHERE, or page "
