@@ -14,6 +14,7 @@ Fake credentials are assembled at run time so that secret scanners do not flag t
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from fake_http import Scripted
 from fake_openai import FakeOpenAI, chat_response
 from IPython.core.interactiveshell import InteractiveShell
 
+from fsnb.agent import Action, Explorer, loop
 from fsnb.cli import main as cli
 from fsnb.documents.model import Document, PageSpan
 from fsnb.documents.quotes import quote_pattern
@@ -315,3 +317,25 @@ def test_a_quote_with_a_withheld_value_is_found_in_the_file():
     pattern = quote_pattern(f"client_secret: {MARKER} rotated yearly")
     assert pattern is not None and pattern.search(text)
     assert quote_pattern(f"client_secret: {MARKER} rotated monthly").search(text) is None
+
+
+def test_masking_runs_within_the_runs_deadline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A tool result that takes long to mask ends the run at its timeout, like a slow tool
+    (the masker ran after the deadline: `--timeout 20` took 66 s)."""
+    (tmp_path / "note.txt").write_text("The fee is $40.\n")
+    release, real = threading.Event(), loop.mask_outcome
+
+    def slow(outcome: Any) -> Any:
+        release.wait(120)
+        return real(outcome)
+
+    monkeypatch.setattr(loop, "mask_outcome", slow)
+    script = [Action.call("read", "read it", path="note.txt"), Action.stop("$40", "done")]
+    explorer = Explorer(tmp_path, ReplayLLM(script), timeout_s=0.5, use_index=False)
+    done: list[Any] = []
+    worker = threading.Thread(target=lambda: done.append(explorer.run("What is the fee?")))
+    worker.start()
+    worker.join(60)
+    release.set()
+    assert done, "the run waited for the masker past its deadline"
+    assert done[0].error.startswith("timed out after 0.5 s (while running tool read)")

@@ -469,7 +469,8 @@ class _Run:
         )
         began = time.perf_counter()
         try:
-            outcome = self._wait(lambda: self.x.registry.call(name, args, ctx=self.ctx), doing)
+            # masked in the worker too: the run's deadline holds for the masking as well
+            outcome, withheld, chars = self._wait(lambda: self._run_tool(name, args), doing)
         except _Stop as stop:  # the trace shows the call ending, then the run's error
             self._tool_tokens()
             duration = round((time.perf_counter() - began) * 1000, 1)
@@ -483,8 +484,6 @@ class _Run:
         self._tool_tokens()
         if outcome.ok:
             self._record(name, args, outcome)
-        chars = len(outcome.text)
-        outcome, withheld = self._seen(outcome)
         sent, cut = cut_result(outcome.text, self.x.max_result_chars)
         if withheld:
             sent += "\n" + withheld_note(withheld)
@@ -506,6 +505,12 @@ class _Run:
             )
         )
         return Turn(action, sent, outcome, cut)
+
+    def _run_tool(self, name: str, args: dict[str, Any]) -> tuple[ToolOutcome, int, int]:
+        """The tool's outcome as the backend sees it, the values withheld, and the length
+        of the text the tool gave."""
+        outcome = self.x.registry.call(name, args, ctx=self.ctx)
+        return (*self._seen(outcome), len(outcome.text))
 
     def _seen(self, outcome: ToolOutcome) -> tuple[ToolOutcome, int]:
         """The outcome as the backend sees it (masked unless secrets are revealed), which
