@@ -6,7 +6,11 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -123,3 +127,38 @@ def usage_error(call) -> str:
     message = str(info.value)
     assert "\n" not in message and "Traceback" not in message
     return message
+
+
+#: How long a test waits for what must happen (a watcher's event, a blocked call) before
+#: it fails: generous, since it is never a timing assertion, only a guard against hanging.
+DEADLINE_S = 30.0
+
+
+def finishes(func: Callable[..., Any], *args: Any, seconds: float = 120, **kwargs: Any) -> Any:
+    """`func(*args, **kwargs)`, failing the test instead of hanging it past `seconds` (a
+    call blocked on a named pipe never returns)."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = func(*args, **kwargs)
+        except BaseException as exc:  # handed to the test thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"{func.__name__} still running after {seconds} s (blocked)"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def until(check: Callable[[], bool], what: str, seconds: float = DEADLINE_S) -> None:
+    """Poll `check` until it holds; fail after `seconds`."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.1)
+    pytest.fail(f"not within {seconds:.0f} s: {what}")

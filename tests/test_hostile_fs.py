@@ -10,14 +10,13 @@ import json
 import os
 import re
 import socket
-import threading
 import time
 import zipfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import finishes
 
 import fsnb
 from fsnb.agent import Action, CitedSource
@@ -31,25 +30,6 @@ from fsnb.security import PATH_MAX, Sandbox, shown
 from fsnb.tools import file_registry, files, glob, grep, parse_file, preview_file, read, scan_folder
 
 FILE_TOOLS = {"preview_file": preview_file, "parse_file": parse_file, "read": read}
-
-
-def finishes(func: Callable[..., Any], *args: Any, seconds: float = 120, **kwargs: Any) -> Any:
-    """`func(*args, **kwargs)`, failing the test instead of hanging it past `seconds`."""
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = func(*args, **kwargs)
-        except BaseException as exc:  # handed to the test thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), f"{func.__name__} still running after {seconds} s"
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
 
 
 def entries_of(scan: str) -> dict[str, str]:

@@ -11,14 +11,12 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import unprivileged
+from conftest import finishes, unprivileged, until
 
 from fsnb.cli import main
 from fsnb.index import Index
@@ -29,37 +27,6 @@ from fsnb.tools.context import ToolContext
 SECRET = "OUTSIDE-SECRET-4411"
 #: Bytes a file name may hold that a terminal acts on: ESC, BEL, CR, backspace.
 RAW = ("\x1b", "\x07", "\r", "\x08")
-DEADLINE_S = 30.0
-
-
-def finishes(func: Callable[..., Any], *args: Any, seconds: float = 60, **kwargs: Any) -> Any:
-    """`func(*args, **kwargs)`, failing the test instead of hanging the suite (a tool
-    blocked on a named pipe never returns)."""
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = func(*args, **kwargs)
-        except BaseException as exc:  # handed to the test thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    assert not thread.is_alive(), f"{func.__name__} still running after {seconds} s (blocked)"
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
-
-
-def _until(check: Callable[[], bool], what: str) -> None:
-    """Poll `check` until it holds; fail after a generous deadline."""
-    end = time.monotonic() + DEADLINE_S
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.1)
-    pytest.fail(f"not within {DEADLINE_S:.0f} s: {what}")
 
 
 # -- 1. a file swapped between the sandbox's check and its reading -----------------------
@@ -394,16 +361,16 @@ def test_a_watched_folder_deleted_and_made_again_is_watched_again(
 ):
     index, docs, notices, watch = watched
     shutil.rmtree(docs)
-    _until(lambda: any("is gone" in n for n in notices), "the folder's deletion noticed")
+    until(lambda: any("is gone" in n for n in notices), "the folder's deletion noticed")
     docs.mkdir()
-    _until(lambda: any("is back" in n for n in notices), "the folder's return noticed")
+    until(lambda: any("is back" in n for n in notices), "the folder's return noticed")
     (docs / "beta.txt").write_text("A note written into the new folder, about pears.\n")
-    _until(
+    until(
         lambda: set(index.documents(docs)["path"]) == {"beta.txt"},
         "beta.txt indexed, alpha.txt marked deleted",
     )
     (docs / "gamma.txt").write_text("And a third, about quinces.\n")  # still followed
-    _until(lambda: "gamma.txt" in set(index.documents(docs)["path"]), "gamma.txt indexed")
+    until(lambda: "gamma.txt" in set(index.documents(docs)["path"]), "gamma.txt indexed")
     assert watch.running
     assert len([n for n in notices if "is gone" in n]) == 1, notices
     assert all("\n" not in n for n in notices)

@@ -8,28 +8,16 @@ import signal
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import DEADLINE_S, until
 
 from fsnb.index import Index
 from fsnb.index.pipeline import IndexReport
 from fsnb.index.watch import Watch, _Events
 from fsnb.security import Sandbox
-
-DEADLINE_S = 20.0
-
-
-def _until(check: Callable[[], bool], what: str) -> None:
-    """Poll `check` until it holds; fail after a generous deadline."""
-    end = time.monotonic() + DEADLINE_S
-    while time.monotonic() < end:
-        if check():
-            return
-        time.sleep(0.1)
-    pytest.fail(f"not within {DEADLINE_S:.0f} s: {what}")
 
 
 @pytest.fixture
@@ -66,18 +54,18 @@ def test_creation_modification_renaming_and_deletion_reach_the_index(
     index: Index, docs: Path, watched: Watch
 ):
     (docs / "beta.txt").write_text("A second note about pears.\n")
-    _until(lambda: _paths(index, docs) == {"alpha.txt", "beta.txt"}, "beta.txt indexed")
+    until(lambda: _paths(index, docs) == {"alpha.txt", "beta.txt"}, "beta.txt indexed")
     assert "pears" in _text(index, docs)
 
     (docs / "alpha.txt").write_text("The first note now mentions quinces instead.\n")
-    _until(lambda: "quinces" in _text(index, docs), "alpha.txt re-indexed")
+    until(lambda: "quinces" in _text(index, docs), "alpha.txt re-indexed")
     assert "apples" not in _text(index, docs)
 
     (docs / "beta.txt").rename(docs / "gamma.txt")
-    _until(lambda: _paths(index, docs) == {"alpha.txt", "gamma.txt"}, "the rename followed")
+    until(lambda: _paths(index, docs) == {"alpha.txt", "gamma.txt"}, "the rename followed")
 
     (docs / "alpha.txt").unlink()
-    _until(lambda: _paths(index, docs) == {"gamma.txt"}, "alpha.txt deleted")
+    until(lambda: _paths(index, docs) == {"gamma.txt"}, "alpha.txt deleted")
     assert set(index.files(docs)["path"]) == {"gamma.txt"}
 
     assert watched.running
@@ -96,7 +84,7 @@ def test_catch_up_indexes_what_changed_before_the_watch(index: Index, docs: Path
     (docs / "late.txt").write_text("Written while nobody watched.\n")
     watch = index.watch(docs)
     try:
-        _until(lambda: "late.txt" in _paths(index, docs), "the first re-index")
+        until(lambda: "late.txt" in _paths(index, docs), "the first re-index")
     finally:
         watch.stop()
 
@@ -113,13 +101,13 @@ def test_a_failing_reindex_is_kept_and_the_watcher_goes_on(docs: Path):
     watch = Watch(docs, reindex, catch_up=False)
     try:
         (docs / "one.txt").write_text("one\n")
-        _until(lambda: watch.runs == 1, "the first re-index")
+        until(lambda: watch.runs == 1, "the first re-index")
         assert watch.last is not None and watch.last.report is None
         assert watch.last.error == "RuntimeError: index file locked"
         assert watch.running
 
         (docs / "two.txt").write_text("two\n")
-        _until(lambda: watch.runs == 2, "the second re-index")
+        until(lambda: watch.runs == 2, "the second re-index")
         assert watch.last.error is None and watch.last.report is not None
         assert watch.last.report.added == ["two.txt"]
     finally:

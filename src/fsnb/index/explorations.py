@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,15 +35,21 @@ Db = str | os.PathLike[str] | None
 CODE_POINTS = "fsnb_code_points"
 
 
-def _storable(value: Any) -> Any:
-    """`value` (JSON-ready) with each string DuckDB cannot hold as {CODE_POINTS: [...]}."""
+def _strings(value: Any, change: Callable[[str], Any]) -> Any:
+    """`value` (JSON-ready) with `change` applied to each string in it, and its dict keys
+    as `shown` writes them."""
     if isinstance(value, str):
-        return value if _utf8(value) else {CODE_POINTS: [ord(c) for c in value]}
+        return change(value)
     if isinstance(value, dict):
-        return {shown(str(k)): _storable(v) for k, v in value.items()}
+        return {shown(str(k)): _strings(v, change) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_storable(v) for v in value]
+        return [_strings(v, change) for v in value]
     return value
+
+
+def _storable(value: Any) -> Any:
+    """`value` with each string DuckDB cannot hold as {CODE_POINTS: [...]}."""
+    return _strings(value, lambda s: s if _utf8(s) else {CODE_POINTS: [ord(c) for c in s]})
 
 
 def _restored(value: Any) -> Any:
@@ -58,13 +65,7 @@ def _restored(value: Any) -> Any:
 
 def _shown(value: Any) -> Any:
     """`value` with every string as `shown` writes it (for the columns people read)."""
-    if isinstance(value, str):
-        return shown(value)
-    if isinstance(value, dict):
-        return {shown(str(k)): _shown(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_shown(v) for v in value]
-    return value
+    return _strings(value, shown)
 
 
 def _utf8(text: str) -> bool:
