@@ -158,3 +158,77 @@ def test_layers_point_one_way():
         below = {m for m in graph if m == lower or m.startswith(lower + ".")}
         for module in below:
             assert not {t for t in reachable(graph, module) if t.startswith(upper)}, module
+
+
+def test_the_llm_backends_import_no_agent():
+    graph = import_graph(lazy=True)
+    for module in (m for m in graph if m == "fsnb.llm" or m.startswith("fsnb.llm.")):
+        assert not {t for t in graph[module] if t.startswith("fsnb.agent")}, module
+
+
+def test_one_policy_asks_for_structured_replies():
+    """Re-asking for a valid reply is written once (`ChatPolicy`), not once per backend."""
+    asking = {"ask_for_json", "ask_for_action"}
+    callers = set()
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                if called in asking:
+                    callers.add(name)
+    assert callers - {"fsnb.protocol.structured"} == {"fsnb.llm.chat"}
+
+
+#: Calls that apply a regular expression (`re.*`, `regex.*`, or a compiled pattern's method).
+_REGEX_CALLS = frozenset({"compile", "match", "search", "fullmatch", "findall", "finditer", "sub"})
+#: The structure tools write into their text: `[page N]` marks, a scan's `=== path — ` lines.
+_TOOL_MARKS = ("[page", "\\[page", "===", " — ")
+
+
+def regexes_over_tool_text(tree: ast.AST) -> list[str]:
+    """The regex calls in `tree` that hold a tool's marks in their pattern or are handed a
+    turn's result or an outcome, each as "line: call"."""
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr not in _REGEX_CALLS:
+            continue
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            source = ast.unparse(arg)
+            strings = [c.value for c in ast.walk(arg) if isinstance(c, ast.Constant)]
+            marked = any(m in p for m in _TOOL_MARKS for p in strings if isinstance(p, str))
+            if marked or ".result" in source or "outcome" in source:
+                found.append(f"{node.lineno}: {ast.unparse(node)}")
+                break
+    return found
+
+
+def test_no_regex_reads_what_a_tool_showed_from_its_text():
+    """Receipts and the offline strategy learn what a tool did from its payload
+    (`fsnb.tools.payloads`: `PageRead.pages`, `Scanned.listed`, `Hits.hits`, ...), never by
+    parsing its text back: the text is for the model and may change, be cut or be masked.
+
+    Two rules over the AST of `fsnb.protocol.receipts` and `fsnb.offline.*` catch both ways
+    text gets parsed back: no regex pattern there holds the marks tools write (`[page N]`,
+    `=== path — `), and no regex call there is handed a turn's result or an outcome
+    (`turn.result`, `outcome.text`). Regexes over questions and documents' own text stay.
+    """
+    found = [
+        f"{name}:{line}"
+        for name, path in MODULES.items()
+        if name == "fsnb.protocol.receipts" or name.startswith("fsnb.offline")
+        for line in regexes_over_tool_text(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert not found, "regexes over tool text:\n" + "\n".join(found)
+
+
+def test_the_rule_against_regexes_over_tool_text_sees_them():
+    """The rule catches the two regexes receipts once used, and lets a question's pass."""
+    old = (
+        '_PAGE = re.compile(r"^\\[page (\\d+)\\]$")\n'
+        "listed = _LISTED.findall(turn.result)\n"
+        'words = re.findall(r"\\w+", question)\n'
+    )
+    assert [f.partition(":")[0] for f in regexes_over_tool_text(ast.parse(old))] == ["1", "2"]

@@ -15,7 +15,9 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from fsnb.cli import build_parser, main
 from fsnb.llm import ReplayLLM, get_llm, registry
-from fsnb.protocol import Action, LLMError, Message
+from fsnb.llm.chat import ChatPolicy
+from fsnb.llm.openai_chat import OpenAILLM
+from fsnb.protocol import Action, LLMError, Message, Tokens
 from fsnb.protocol.structured import (
     ACTION_SCHEMA,
     Completion,
@@ -26,7 +28,7 @@ from fsnb.protocol.structured import (
 
 STOP = {"kind": "stop", "reason": "done", "answer": "42"}
 THIRD_PARTY = '''
-from fsnb.protocol import Action, Reply
+from fsnb.protocol import Action, Reply, Tokens
 
 
 class EchoLLM:
@@ -39,7 +41,7 @@ class EchoLLM:
 
     def next_action(self, conversation, notify):
         answer = conversation.task.upper() if self.loud else conversation.task
-        return Reply(Action.stop(f"You asked: {answer}", "echo"), prompt_tokens=7)
+        return Reply(Action.stop(f"You asked: {answer}", "echo"), Tokens(prompt=7))
 
 
 class Impostor(EchoLLM):
@@ -93,6 +95,20 @@ def test_auto_is_offline_without_a_gemini_key(monkeypatch: pytest.MonkeyPatch, t
     assert registry.key_variables("gemini") == ("GOOGLE_API_KEY", "GEMINI_API_KEY")
     assert registry.key_variables("openai") == ("OPENAI_API_KEY",)
     assert registry.key_variables("ollama") == ()
+
+
+def test_a_chat_backend_declares_its_options():
+    assert {"model", "base_url", "temperature", "max_invalid"} <= set(
+        OpenAILLM.Options.model_fields
+    )
+    with pytest.raises(ValueError, match="colour") as refused:
+        get_llm("openai", base_url="http://127.0.0.1:9", colour="blue", api_key="sk-never-shown")
+    assert "sk-never-shown" not in str(refused.value)
+    llm = get_llm("openai", base_url="http://127.0.0.1:9", max_invalid=0, timeout_s=5)
+    assert isinstance(llm, ChatPolicy) and (llm.max_invalid, llm.base_url) == (
+        0,
+        "http://127.0.0.1:9",
+    )
 
 
 @pytest.mark.usefixtures("installed")
@@ -159,9 +175,9 @@ def test_the_schema_has_no_defaults():
 def test_ask_for_action_re_asks_and_bills_every_call():
     sent: list[list[Message]] = []
     replies = [
-        Completion("", prompt_tokens=10, problem="empty reply (blocked)"),
-        Completion("nope", prompt_tokens=20, completion_tokens=2, thinking_tokens=5),
-        Completion(json.dumps(STOP), prompt_tokens=30, completion_tokens=9),
+        Completion("", Tokens(prompt=10), problem="empty reply (blocked)"),
+        Completion("nope", Tokens(prompt=20, completion=2, thinking=5)),
+        Completion(json.dumps(STOP), Tokens(prompt=30, completion=9)),
     ]
 
     def ask(messages: list[Message]) -> Completion:
@@ -171,7 +187,7 @@ def test_ask_for_action_re_asks_and_bills_every_call():
     notes: list[str] = []
     reply = ask_for_action(ask, [Message("user", "q")], notes.append, backend="b")
     assert reply.action == Action.model_validate(STOP)
-    assert (reply.prompt_tokens, reply.completion_tokens, reply.thinking_tokens) == (60, 11, 5)
+    assert (reply.tokens.prompt, reply.tokens.completion, reply.tokens.thinking) == (60, 11, 5)
     assert notes[0] == "b: invalid reply (empty reply (blocked)), asking again 1/2"
     assert notes[1].startswith("b: invalid reply (Invalid JSON: ")
     # An empty reply adds only the feedback; a non-empty one is kept as the assistant's.
@@ -180,7 +196,7 @@ def test_ask_for_action_re_asks_and_bills_every_call():
 
 
 def test_a_transport_failure_after_an_invalid_reply_keeps_its_tokens():
-    replies = [Completion("nope", prompt_tokens=20, completion_tokens=2)]
+    replies = [Completion("nope", Tokens(prompt=20, completion=2))]
 
     def ask(messages: list[Message]) -> Completion:
         if replies:
@@ -191,4 +207,4 @@ def test_a_transport_failure_after_an_invalid_reply_keeps_its_tokens():
     with pytest.raises(LLMError) as failed:
         ask_for_action(ask, [Message("user", "q")], print, backend="b")
     assert str(failed.value) == "b: HTTP 500 after 5 attempts: down"
-    assert (failed.value.prompt_tokens, failed.value.completion_tokens) == (20, 2)
+    assert (failed.value.tokens.prompt, failed.value.tokens.completion) == (20, 2)

@@ -12,11 +12,12 @@ from fsnb.agent.prompts import system_prompt
 from fsnb.agent.usage import Usage, price_for
 from fsnb.llm.gemini import GeminiLLM
 from fsnb.llm.openai_chat import OpenAILLM
-from fsnb.protocol import Action, Conversation, Exchange, ToolOutcome, Turn
+from fsnb.protocol import Action, Conversation, Exchange, Tokens, ToolOutcome, Turn
 from fsnb.security import Sandbox
 from fsnb.tools import agent_registry
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import scan_folder
+from fsnb.tools.payloads import PageRead
 
 if TYPE_CHECKING:
     from fake_gemini import FakeGemini
@@ -37,9 +38,9 @@ def read_turn(path: str, pages: int = 3, filler: int = 2_000) -> Turn:
         if page == 2:
             body.append("The CTO receives a retention bonus of $450,000 payable at closing.")
     text = f"{path} (pdf, {pages} pages)\n" + "\n".join(body) + "\n[end of document]"
-    data = {"path": path, "offset": 0, "end": len(text), "total": len(text)}
+    shown = PageRead(path, 0, len(text), len(text), tuple(range(1, pages + 1)))
     action = Action.call("parse_file", "Read it.", path=path)
-    return Turn(action, text, ToolOutcome(text, data=data))
+    return Turn(action, text, ToolOutcome(text, payload=shown))
 
 
 def convo(turns: list[Turn], **options: object) -> Conversation:
@@ -120,7 +121,7 @@ def test_gemini_cached_tokens_are_read_from_usage_metadata(fake_gemini: FakeGemi
     gemini = GeminiLLM("gemini-2.5-flash", api_key="k", base_url=fake_gemini.url)
     reply = gemini.next_action(convo([]), lambda _: None)
 
-    assert (reply.prompt_tokens, reply.cached_tokens) == (3_000, 2_048)
+    assert (reply.tokens.prompt, reply.tokens.cached) == (3_000, 2_048)
 
 
 def test_openai_cached_tokens_are_read_from_prompt_tokens_details(fake_openai: FakeOpenAI):
@@ -128,14 +129,14 @@ def test_openai_cached_tokens_are_read_from_prompt_tokens_details(fake_openai: F
     openai = OpenAILLM("gpt-4o-mini", base_url=fake_openai.url, api_key="k")
     reply = openai.next_action(convo([]), lambda _: None)
 
-    assert (reply.prompt_tokens, reply.cached_tokens) == (3_000, 1_024)
+    assert (reply.tokens.prompt, reply.tokens.cached) == (3_000, 1_024)
 
 
 def test_cached_tokens_are_priced_at_the_cached_rate(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv("FSNB_PRICES", raising=False)
     price = price_for("gemini-2.5-flash")
     usage = Usage()
-    usage.add_call(1_000_000, 0, 0, price, cached=600_000)
+    usage.add(Tokens(prompt=1_000_000, cached=600_000), price)
 
     assert price == (0.30, 2.50, 0.03)
     assert usage.cached_tokens == 600_000

@@ -7,7 +7,9 @@ its docstring or its schema shows up here. The folder is an indexed copy of a sa
 
 from __future__ import annotations
 
+import json
 import shutil
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,9 +19,12 @@ import pytest
 
 import fsnb.tools
 from fsnb.agent import Action, Explorer
+from fsnb.agent.thread import outcome_from_dict, outcome_to_dict
 from fsnb.index.index import Index
 from fsnb.llm import ReplayLLM
-from fsnb.tools import ToolContext, ToolOutcome, agent_registry
+from fsnb.llm.masked import mask_outcome
+from fsnb.tools import TOOLS, ToolContext, ToolOutcome, agent_registry
+from fsnb.tools.payloads import PageRead, Scanned
 from fsnb.tools.registry import CONTEXT_PARAMS, _docstring_parts
 
 REGISTRY = agent_registry(use_index=True)
@@ -144,6 +149,12 @@ def test_every_registered_tool_returns_an_outcome(indexed: tuple[str, str]):
         outcome = REGISTRY.call(name, arguments, ctx=ctx)
         assert isinstance(outcome, ToolOutcome), f"{name} returned {outcome!r}"
         assert outcome.text.strip(), f"{name}({arguments}) returned no text"
+        declared = REGISTRY[name].payload
+        if outcome.ok:  # its declared payload (`-> ToolOutcome[P]`), or none for plain text
+            wanted = type(None) if declared is None else declared
+            assert isinstance(outcome.payload, wanted), f"{name}: {outcome.payload!r}"
+        else:  # a failure carries its declared payload or none
+            assert outcome.payload is None or isinstance(outcome.payload, declared), name
         if not outcome.ok:
             assert "\n" not in outcome.text, f"{name}: a multi-line error {outcome.text!r}"
             if name in NEEDS_LLM and NEEDS_LLM[name] in outcome.text:
@@ -159,15 +170,54 @@ def test_the_outcomes_carry_typed_data(indexed: tuple[str, str]):
     root, db = indexed
     ctx = ToolContext(root, db)
     scan = REGISTRY.call("scan_folder", {}, ctx=ctx)
-    assert scan.data == {"files": 12, "previewed": 12, "failed": 0}
+    assert scan.payload == Scanned(files=12, previewed=12, failed=0, listed=ANY)
+    assert len(scan.payload.listed) == 12 and all(
+        f"=== {p} — " in scan.text for p in scan.payload.listed
+    )
     hits = REGISTRY.call("semantic_search", {"query": "purchase price"}, ctx=ctx).data["hits"]
     assert hits and {tuple(hit) for hit in hits} == {("path", "page", "score")}
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
     for name in ("parse_file", "read", "get_document"):
         path = NOTES if name == "read" else DOCUMENT
         shown = REGISTRY.call(name, {"path": path, "offset": 5, "limit": 100}, ctx=ctx)
-        assert shown.data == {"path": path, "offset": 5, "end": 105, "total": ANY}
+        assert shown.payload == PageRead(path=path, offset=5, end=105, total=ANY, pages=ANY)
         assert shown.data["total"] > 105, name
+        marks = [f"[page {p}]" for p in shown.payload.pages]  # the pages its text marks
+        assert [line for line in shown.text.splitlines() if line in marks] == marks, name
+
+
+def test_every_payload_round_trips_through_a_saved_run_and_the_mask(indexed: tuple[str, str]):
+    """A saved turn keeps the payload's data and type tag and gives the payload back; a run
+    saved before the tags (data alone) gets it back from the data's keys; the masked
+    outcome a model sees keeps its payload's type."""
+    root, db = indexed
+    ctx = ToolContext(root, db)
+    for name, arguments in _passes():
+        outcome = REGISTRY.call(name, arguments, ctx=ctx)
+        if outcome.payload is None:
+            continue
+        saved = json.loads(json.dumps(outcome_to_dict(outcome), default=str))
+        assert saved["payload"] == type(outcome.payload).__name__, name
+        assert outcome_from_dict(saved) == outcome, name
+        del saved["payload"]
+        assert outcome_from_dict(saved) == outcome, name  # the same type, from the keys
+        masked, _ = mask_outcome(outcome)
+        assert type(masked.payload) is type(outcome.payload), name
+        assert masked.data.keys() == outcome.data.keys(), name
+
+
+def test_every_tool_declares_its_payload_and_traits():
+    """A tool's payload type comes from its annotation, its traits from its decorator: the
+    loop, the receipts, the offline strategy and the views read these, not tool names."""
+    for name, tool in TOOLS.items():
+        assert tool.phase in ("scan", "search", "read"), name
+        assert tool.reads is None or tool.reads in tool.model.model_fields, name
+        assert tool.payload is None or isinstance(tool.payload, type | types.UnionType), name
+    reading = {name for name, tool in TOOLS.items() if tool.reads}
+    assert reading == {"parse_file", "read", "preview_file", "get_document"}
+    assert {n for n, t in TOOLS.items() if t.parses} == {"parse_file", "get_document"}
+    assert TOOLS["preview_file"].phase == TOOLS["scan_folder"].phase == "scan"
+    assert TOOLS["semantic_search"].phase == "search"
 
 
 def test_every_registered_tool_works_by_hand_with_root(indexed: tuple[str, str]):

@@ -101,7 +101,7 @@ def test_rows_land_with_provenance_and_a_made_up_quote_is_flagged(
     assert str(frame["date"].iloc[0])[:10] == "2025-03-01"
     assert report.added == {"rent.docx": 1, "gym.docx": 1}
     assert report.unverified == [{"source_file": "gym.docx", "quote": gym["quote"]}]
-    assert (report.calls, report.prompt_tokens, report.completion_tokens) == (1, 500, 80)
+    assert (report.calls, report.tokens.prompt, report.tokens.completion) == (1, 500, 80)
     assert report.columns_added == ["source_file", "page", "quote", "verified"]
     assert "verified=false" in report.summary()
     [sent] = fake_gemini.requests
@@ -125,7 +125,7 @@ def test_a_reply_that_breaks_the_schema_is_asked_again(
         pad, Sandbox(root), gemini(fake_gemini), "expenses", ["rent.docx"], notify=said.append
     )
 
-    assert report.added == {"rent.docx": 1} and (report.prompt_tokens, report.calls) == (250, 1)
+    assert report.added == {"rent.docx": 1} and (report.tokens.prompt, report.calls) == (250, 1)
     assert len(fake_gemini.requests) == 2 and "invalid reply" in said[0]
     role, feedback = fake_gemini.requests[1].texts()[-1]
     assert role == "user" and "not a valid JSON reply" in feedback and "amount" in feedback

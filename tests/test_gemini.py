@@ -232,7 +232,7 @@ def test_malformed_json_is_fed_back_and_recovered(fake_gemini: FakeGemini):
     reply = llm(fake_gemini).next_action(conversation(), notes.append)
 
     assert reply.action.answer == STOP["answer"]
-    assert (reply.prompt_tokens, reply.completion_tokens, reply.thinking_tokens) == (250, 45, 7)
+    assert (reply.tokens.prompt, reply.tokens.completion, reply.tokens.thinking) == (250, 45, 7)
     [note] = notes
     assert note.startswith("gemini: invalid reply (Invalid JSON:") and note.endswith("1/2")
     roles, texts = zip(*fake_gemini.requests[1].texts(), strict=True)
@@ -264,7 +264,7 @@ def test_blocked_cut_off_and_empty_replies_are_re_asked(fake_gemini: FakeGemini)
     notes: list[str] = []
     reply = llm(fake_gemini).next_action(conversation(), notes.append)
     assert reply.action.kind == "stop"
-    assert reply.completion_tokens == 39
+    assert reply.tokens.completion == 39
     assert notes == [
         "gemini: invalid reply (empty reply (no candidates, blocked: SAFETY)), asking again 1/2",
         "gemini: invalid reply (the reply stopped early (finish_reason MAX_TOKENS)), "

@@ -19,6 +19,7 @@ from fsnb.offline import OfflineLLM, Tuning
 from fsnb.offline.progress import read_so_far
 from fsnb.protocol import Action, Conversation, LLMError, ToolOutcome, Turn
 from fsnb.security import Sandbox
+from fsnb.tools.payloads import Hit, Hits, PageRead
 
 
 def _explore(question: str, folder: Path, **options) -> ExplorationResult:
@@ -268,11 +269,11 @@ def test_refuses_a_conversation_without_documents(tmp_path: Path):
 
 def test_the_search_lead_is_read_from_the_outcome_data_not_its_text(deal: Path):
     text = "[1] agreement.pdf, page 1 (score 9.0)"  # the prose names another document
-    hits = [{"path": "board_memo.pdf", "page": 1, "score": 2.0}]
+    hits = (Hit("board_memo.pdf", page=1, score=2.0),)
     search = Turn(
         Action.call("semantic_search", "Search.", query="price"),
         text,
-        ToolOutcome(text, data={"hits": hits}),
+        ToolOutcome(text, payload=Hits(hits)),
     )
     step = OfflineLLM().next_action(_conversation(deal, [_scan(), search], indexed=True), _quiet)
     assert (step.action.tool, step.action.arguments()["path"]) == ("get_document", "board_memo.pdf")
@@ -287,10 +288,10 @@ def test_reads_are_known_by_their_range_their_cut_and_whether_they_worked(deal: 
             Action.call("parse_file", "Read.", path=path, **args), outcome.text, outcome, cut
         )
 
-    shown = {"path": "agreement.pdf", "offset": 40, "end": 150, "total": 400}
+    shown = PageRead("agreement.pdf", offset=40, end=150, total=400)
     turns = [
         _scan(),
-        read("./agreement.pdf", ToolOutcome("page", data=shown), cut=50),
+        read("./agreement.pdf", ToolOutcome("page", payload=shown), cut=50),
         read("board_memo.pdf", ToolOutcome.failure("the file went away")),
         read("notes.md", ToolOutcome("notes"), offset=5, limit=20),  # no data: the arguments
     ]

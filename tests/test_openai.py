@@ -214,7 +214,7 @@ def test_an_invalid_reply_is_fed_back_and_recovered(fake_openai: FakeOpenAI):
     reply = llm(fake_openai).next_action(conversation(), notes.append)
 
     assert reply.action.answer == STOP["answer"]  # a fenced JSON reply is read too
-    assert (reply.prompt_tokens, reply.completion_tokens) == (500, 70)
+    assert (reply.tokens.prompt, reply.tokens.completion) == (500, 70)
     assert notes[0].startswith("openai: invalid reply (Invalid JSON: ")
     assert notes[0].endswith("asking again 1/2")
     assert notes[1] == (
@@ -310,7 +310,7 @@ def test_ollama_is_a_preset_that_sends_no_key(monkeypatch: pytest.MonkeyPatch):
     ollama = get_llm("ollama", model="llama3.2")
     assert isinstance(ollama, OpenAILLM)
     assert (ollama.backend, ollama.model, ollama.base_url) == ("ollama", "llama3.2", OLLAMA_URL)
-    assert ollama.client.api_key == NO_KEY
+    assert ollama.chat.client.api_key == NO_KEY
     with pytest.raises(LLMError, match="--llm ollama needs a model: --model NAME"):
         get_llm("ollama")
     monkeypatch.setenv("FSNB_MODEL", "qwen3")

@@ -19,6 +19,7 @@ from fsnb.agent import Action, Explorer
 from fsnb.agent import events as ev
 from fsnb.agent.deadline import Interrupted, call_before
 from fsnb.agent.limits import EmptyQuestion, cut_question
+from fsnb.agent.spec import Backend
 from fsnb.cli import main
 from fsnb.llm import ReplayLLM
 from fsnb.tools import Registry
@@ -266,15 +267,15 @@ def test_json_when_the_backend_raises(
         def next_action(self, conversation, notify):
             raise KeyError("surprise")
 
-    monkeypatch.setattr("fsnb.llm.get_llm", lambda *a, **k: Broken())
+    monkeypatch.setattr(Backend, "make", lambda self: Broken())  # the CLI's backend
     code, data, _ = _json_run(capsys, "q?", "--folder", str(folder))
     assert code == 1 and data["error"] == "the broken backend failed: KeyError: 'surprise'"
     assert data["llm"]["backend"] == "broken"
 
-    def explode(*args, **kwargs):
+    def explode(self: Backend) -> None:
         raise RuntimeError("construction failed\nbadly")
 
-    monkeypatch.setattr("fsnb.llm.get_llm", explode)
+    monkeypatch.setattr(Backend, "make", explode)
     code, data, _ = _json_run(capsys, "q?", "--folder", str(folder))
     assert code == 2 and data["error"] == "RuntimeError: construction failed badly"
 

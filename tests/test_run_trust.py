@@ -18,6 +18,7 @@ import fsnb
 from fsnb.agent import ExplorationResult, Explorer
 from fsnb.agent.answer_html import answer_html
 from fsnb.agent.result import SECRETS_NOTE
+from fsnb.agent.spec import RecordRun
 from fsnb.agent.usage import Usage
 from fsnb.cli import main
 from fsnb.errors import FsnbError
@@ -311,7 +312,10 @@ def test_a_run_citing_a_non_utf8_name_is_recorded_and_continued(
 def test_reveal_secrets_is_recorded_and_shown(folder: Path, tmp_path: Path, reveal: bool):
     db = tmp_path / "runs.duckdb"
     llm = ReplayLLM([_stop("Nothing to read.")])
-    result = Explorer(folder, llm, db=db, reveal_secrets=reveal).run("Anything?")
+    recorded = [RecordRun(db)]  # an Explorer records only with an observer that does
+    result = Explorer(folder, llm, db=db, reveal_secrets=reveal, observers=recorded).run(
+        "Anything?"
+    )
     assert result.ok and result.reveal_secrets is reveal
     assert fsnb.explorations(db=db).reveal_secrets.tolist() == [reveal]
     assert fsnb.explorations(run=result.id, db=db).reveal_secrets is reveal

@@ -18,6 +18,7 @@ from fsnb.tools import (
     read,
     scan_folder,
 )
+from fsnb.tools.payloads import PageRead, Scanned
 
 
 def test_every_tool_is_importable_takes_a_context_and_root_by_hand(folder: Path):
@@ -33,14 +34,14 @@ def test_every_tool_is_importable_takes_a_context_and_root_by_hand(folder: Path)
 def test_a_hand_call_returns_text_and_outcome_gives_the_data(folder: Path):
     assert scan_folder(root=str(folder)) == scan_folder.outcome(root=str(folder)).text
     scan = scan_folder.outcome(root=str(folder))
-    assert scan.ok and scan.data == {"files": 8, "previewed": 4, "failed": 1}  # empty.txt
+    assert scan.ok and scan.payload == Scanned(files=8, previewed=4, failed=1, listed=ANY)
     ctx = ToolContext(folder)
     page = parse_file.outcome("agreement.pdf", ctx=ctx, offset=10, limit=20)
-    assert page.data == {"path": "agreement.pdf", "offset": 10, "end": 30, "total": ANY}
+    assert page.payload == PageRead("agreement.pdf", offset=10, end=30, total=ANY, pages=ANY)
     assert page.data["total"] > 30
     notes = (folder / "notes.txt").read_text()
-    whole = read.outcome("notes.txt", ctx=ctx).data
-    assert whole == {"path": "notes.txt", "offset": 0, "end": len(notes), "total": len(notes)}
+    whole = read.outcome("notes.txt", ctx=ctx).payload
+    assert whole == PageRead("notes.txt", offset=0, end=len(notes), total=len(notes))
     missing = read.outcome("nope.txt", ctx=ctx)
     assert not missing.ok and not missing.data
     assert missing.text.startswith("error: nope.txt does not exist")

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from fsnb._version import __version__
+from fsnb.agent.limits import CONTEXT_CHARS
+from fsnb.agent.spec import DEFAULT_ANSWER, RunSpec, recording
 
 if TYPE_CHECKING:
     from fsnb.agent import ExplorationResult
     from fsnb.agent.events import Event
+    from fsnb.agent.loop import AskCallback
     from fsnb.llm import LLM
     from fsnb.notebook.fsviews import DiskUsageView, TreeView
+    from fsnb.tools import Registry
 
 __all__ = [
     "__version__",
@@ -34,27 +38,37 @@ __all__ = [
 ]
 
 
-def _explorer(folder: str | Path, llm: str | LLM, model: str | None, **options: Any):
-    from fsnb.agent import Explorer
-    from fsnb.llm import get_llm
-
-    return Explorer(folder, get_llm(llm, model=model), **options)
-
-
 def explore(
     task: str,
     folder: str | Path = ".",
     *,
     llm: str | LLM = "auto",
     model: str | None = None,
-    **options: Any,
+    base_url: str | None = None,
+    max_steps: int = 25,
+    timeout_s: float = 300.0,
+    max_result_chars: int = 15_000,
+    context_chars: int | None = CONTEXT_CHARS,
+    max_question_chars: int | None = 4_000,
+    default_answer: str = DEFAULT_ANSWER,
+    db: str | Path | None = None,
+    use_index: bool | Literal["auto"] = "auto",
+    reveal_secrets: bool = False,
+    registry: Registry | None = None,
+    ask: AskCallback | None = None,
 ) -> ExplorationResult:
     """Explore `folder` to answer `task`; blocks and returns the result.
 
-    Options go to `fsnb.agent.Explorer` (max_steps, timeout_s, max_result_chars, ask, ...);
-    `reveal_secrets=True` sends secret values in files to the LLM unmasked.
-    """
-    return _explorer(folder, llm, model, **options).run(task)
+    `llm`: a backend's name, a model id (`ollama:llama3.2`) or an LLM object, with `model`
+    and `base_url` (its server). The run stops after `max_steps` steps or `timeout_s`
+    seconds; a tool's result is cut at `max_result_chars`, what one LLM call sends at
+    `context_chars`, the question at `max_question_chars`. `ask(question)` answers the
+    agent's questions (else `default_answer`). `db`: the index file, for the index tools
+    (`use_index`: "auto" when the folder's index is current) and where the run is recorded
+    (not with `FSNB_RECORD=0`). `reveal_secrets=True` sends secret values in files to the
+    LLM unmasked. `registry`: the tools (default: all of them)."""
+    spec = _spec(locals())
+    return spec.explorer(ask=ask, observers=recording(db)).run(task)
 
 
 def explore_events(
@@ -63,10 +77,27 @@ def explore_events(
     *,
     llm: str | LLM = "auto",
     model: str | None = None,
-    **options: Any,
+    base_url: str | None = None,
+    max_steps: int = 25,
+    timeout_s: float = 300.0,
+    max_result_chars: int = 15_000,
+    context_chars: int | None = CONTEXT_CHARS,
+    max_question_chars: int | None = 4_000,
+    default_answer: str = DEFAULT_ANSWER,
+    db: str | Path | None = None,
+    use_index: bool | Literal["auto"] = "auto",
+    reveal_secrets: bool = False,
+    registry: Registry | None = None,
+    ask: AskCallback | None = None,
 ) -> Generator[Event, None, ExplorationResult]:
-    """The same exploration as an iterator of events (the generator returns the result)."""
-    return _explorer(folder, llm, model, **options).events(task)
+    """`explore` as an iterator of events (the generator returns the result)."""
+    spec = _spec(locals())
+    return spec.explorer(ask=ask, observers=recording(db)).events(task)
+
+
+def _spec(arguments: dict[str, Any]) -> RunSpec:
+    """The `RunSpec` of `explore`'s arguments."""
+    return RunSpec(**{k: v for k, v in arguments.items() if k not in ("task", "ask")})
 
 
 def load(
@@ -82,8 +113,8 @@ def load(
     A saved file can be edited, so the folder it names is not trusted: `.follow_up(question)`
     reads files only under the `folder` passed here (the run is re-rooted there, and its
     citations checked again under it) and is refused without one. It continues with the
-    run's backend, model and server (`llm` may name the same backend only). Options go to
-    `fsnb.agent.Explorer`."""
+    run's backend, model and server (`llm` may name the same backend only). Options are
+    `explore`'s (max_steps, timeout_s, db, ...)."""
     from fsnb.agent import ExplorationResult
     from fsnb.agent.result import NotContinued
 
@@ -143,23 +174,16 @@ def _reopened(
     result: ExplorationResult, llm: str | LLM | None, model: str | None, options: dict[str, Any]
 ) -> ExplorationResult:
     """`result` with an explorer to follow it up: its backend, model and server (`llm`, an
-    LLM or a name, must be of the same backend and server)."""
-    from fsnb.agent.result import NotContinued, check_follow_up
+    LLM or a name, must be of the same backend and server); `options`: `RunSpec`'s, and
+    `ask`. Runs that follow it up are recorded (as by `explore`)."""
+    from fsnb.agent.result import NotContinued
     from fsnb.errors import FsnbError, one_line
-    from fsnb.llm import get_llm, registry
 
-    llm = None if llm == registry.AUTO else llm  # not a choice: the run's backend
-    if isinstance(llm, str) or llm is None:
-        check_follow_up(result, registry.split_id(llm, model)[0], None)
-    else:
-        check_follow_up(result, llm.backend, getattr(llm, "base_url", None), exact=True)
+    ask = options.pop("ask", None)
+    spec = RunSpec(folder=result.folder, llm=llm or "auto", model=model, follow=result, **options)
+    backend = spec.backend()  # another backend or server is refused here, not deferred
     try:
-        chosen = get_llm(
-            llm or result.backend,
-            model=model or (result.model if llm is None else None),
-            base_url=result.base_url,
-        )
-        result.explorer = _explorer(result.folder, chosen, None, **options)
+        result.explorer = spec.explorer(ask=ask, observers=recording(spec.db), backend=backend)
     except (FsnbError, OSError, ValueError) as exc:  # no key, no folder: it still renders
         result.explorer = NotContinued(f"this run cannot be followed up: {one_line(exc)}")
     return result

@@ -21,6 +21,7 @@ from fsnb.errors import FsnbError, one_line
 from fsnb.llm import registry
 
 if TYPE_CHECKING:
+    from fsnb.agent.loop import Explorer
     from fsnb.index import Index
     from fsnb.index.pipeline import IndexReport
     from fsnb.index.watch import Reindex, Watch
@@ -46,46 +47,16 @@ def _no_index(path: Path) -> str:
     return f"no index at {path} yet: run fsnb index FOLDER first"
 
 
-def _explorer(args: argparse.Namespace) -> Any:
-    from fsnb.agent import Explorer
+def _explorer(args: argparse.Namespace) -> Explorer:
+    """The run's explorer (`RunSpec`); `args.after` is the run it follows up (`--continue`:
+    the last one over the folder), `args.backend` its backend."""
     from fsnb.agent.limits import check_question
-    from fsnb.agent.result import check_follow_up
-    from fsnb.llm import get_llm
+    from fsnb.agent.spec import RunSpec, recording
 
     check_question(args.task)  # before a key or a folder is needed
-    after = args.after = _continued(args)
-    args.llm, args.model = registry.split_id(args.llm, args.model)  # ollama:llama3.2
-    base_url = args.base_url
-    if after is not None:  # a follow-up keeps its thread's backend, model and server
-        named = None if args.llm == registry.AUTO else args.llm
-        check_follow_up(after, named, base_url)
-        args.llm, args.model = after.backend or args.llm, args.model or after.model
-        base_url = base_url or after.base_url
-    return Explorer(
-        args.folder,
-        get_llm(args.llm, model=args.model, base_url=base_url),
-        max_steps=args.max_steps,
-        timeout_s=args.timeout,
-        ask=_ask_on_stdin,
-        default_answer=args.default_answer,
-        db=args.db,
-        use_index=args.use_index,
-        reveal_secrets=args.reveal_secrets,
-    )
-
-
-def _continued(args: argparse.Namespace) -> Any:
-    """With `--continue`: the last run recorded over the folder, to follow up."""
-    if not args.follow_up:
-        return None
-    from fsnb.agent.result import ExplorationResult
-    from fsnb.index.explorations import latest_run
-
-    saved = latest_run(args.db, args.folder)
-    if saved is None:
-        msg = f"no earlier exploration of {args.folder} to continue: run fsnb explore first"
-        raise FsnbError(msg)
-    return ExplorationResult.from_record(saved)
+    spec = RunSpec.from_args(args).resolved()
+    args.after, args.backend = spec.after, spec.backend()
+    return spec.explorer(ask=_ask_on_stdin, observers=recording(spec.db), backend=args.backend)
 
 
 def _explore(args: argparse.Namespace) -> int:
@@ -132,6 +103,7 @@ def _failed_run(args: argparse.Namespace, seen: list[Any], exc: BaseException) -
     if updates:
         usage.update({k: v for k, v in updates[-1].to_dict().items() if k in usage})
     started = next((e for e in seen if isinstance(e, ev.Started)), None)
+    chosen = getattr(args, "backend", None)  # the backend, once its id was read
     expected = isinstance(exc, (FsnbError, OSError, ValueError))
     why = one_line(exc) if expected else describe(exc)
     return {
@@ -140,8 +112,8 @@ def _failed_run(args: argparse.Namespace, seen: list[Any], exc: BaseException) -
         "usage": usage,
         "steps": [],
         "llm": {
-            "backend": started.backend if started else args.llm,
-            "model": started.model if started else args.model,
+            "backend": started.backend if started else chosen.name if chosen else args.llm,
+            "model": started.model if started else chosen.model if chosen else args.model,
             "note": None,
         },
         "error": why or type(exc).__name__,

@@ -60,6 +60,11 @@ class ToolError(FsnbError):
     """A tool call was invalid (unknown tool, bad arguments)."""
 
 
+class Cancelled(FsnbError):
+    """The run was cancelled, or its time ran out: raised in a tool between documents or
+    batches (`ToolContext.check`), so that a run given up on stops working."""
+
+
 def one_line(value: object, limit: int | None = None) -> str:
     """An error (or any text) on one line: whitespace collapsed, the `LINE n:` and caret
     lines of a SQL error dropped, and cut to about `limit` characters with "…"."""

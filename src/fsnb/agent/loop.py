@@ -12,10 +12,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from fsnb.agent import events as ev
 from fsnb.agent.citations import verify_citations
@@ -23,34 +23,26 @@ from fsnb.agent.deadline import Interrupted, call_before
 from fsnb.agent.limits import CONTEXT_CHARS, check_question, cut_question, cut_result
 from fsnb.agent.prompts import opening_message, system_prompt
 from fsnb.agent.result import CANCELLED, ExplorationResult, new_id
-from fsnb.agent.usage import Usage, price_for
+from fsnb.agent.usage import Usage
 from fsnb.documents import FolderDocuments, parse
 from fsnb.errors import AccessDenied, FsnbError
+from fsnb.errors import Cancelled as Cancelled  # raised by `ToolContext.check`; was defined here
 from fsnb.index import Index
-from fsnb.index.explorations import record
 from fsnb.llm.masked import mask_outcome, masked
+from fsnb.llm.prices import price_for
 from fsnb.protocol import LLM, Action, Conversation, LLMError, ToolOutcome, Turn
 from fsnb.redact import withheld_note
 from fsnb.security import Sandbox
 from fsnb.tools import Registry, ToolContext, agent_registry
+from fsnb.tools.payloads import ReadsDocuments, Scanned
 from fsnb.tools.registry import describe
 
+if TYPE_CHECKING:
+    from fsnb.agent.spec import RunObserver
+
 AskCallback = Callable[[str], str | None]
-#: Tools whose `path` argument means the file was read (citations must point to these).
-READING_TOOLS = frozenset({"parse_file", "read", "preview_file", "get_document"})
-_PHASES = {
-    "scan_folder": "scan",
-    "glob": "scan",
-    "preview_file": "scan",
-    "semantic_search": "search",
-    "list_indexed_documents": "search",
-}
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-
-
-class Cancelled(FsnbError):
-    """The run was stopped from outside."""
 
 
 class _Stop(Exception):
@@ -76,6 +68,7 @@ class Explorer:
         db: str | Path | None = None,
         use_index: bool | Literal["auto"] = "auto",
         reveal_secrets: bool = False,
+        observers: Sequence[RunObserver] = (),
     ) -> None:
         self.sandbox = Sandbox(folder)
         self.db = str(db) if db else None
@@ -95,6 +88,9 @@ class Explorer:
         self.ask = ask
         self.default_answer = default_answer
         self.registry = registry or agent_registry(use_index=use_index)
+        #: what watches each run (`fsnb.agent.spec.RecordRun` records it); none: the run is
+        #: kept nowhere but in its result
+        self.observers = list(observers)
         self._cancel = threading.Event()
         self._finish = threading.Event()
         self._documents: FolderDocuments | None = None
@@ -172,17 +168,26 @@ class Explorer:
     ) -> Generator[ev.Event, None, ExplorationResult]:
         self._cancel.clear()
         self._finish.clear()
-        result = yield from _Run(self, task, after).drive()
-        self._keep(result)
+        run = _Run(self, task, after).drive()
+        while True:
+            try:
+                event = next(run)
+            except StopIteration as done:
+                result: ExplorationResult = done.value
+                break
+            self._tell("on_event", event)
+            yield event
+        self._tell("on_result", result)
         return result
 
-    def _keep(self, result: ExplorationResult) -> None:
-        """Add the run to the `explorations` table of the DuckDB file; a file that cannot
-        be written (locked, damaged) costs the record, never the run."""
-        try:
-            record(self.db, result.to_record())
-        except Exception as exc:  # the answer matters more than its record
-            log.warning("exploration not recorded in %s: %s", self.db or "the index", exc)
+    def _tell(self, method: str, value: Any) -> None:
+        """Hand `value` to each observer's `method`; a failing observer costs its own work
+        (logged), never the run."""
+        for observer in self.observers:
+            try:
+                getattr(observer, method)(value)
+            except Exception as exc:  # the answer matters more than what watches it
+                log.warning("%r failed in %s: %s", observer, method, exc)
 
 
 def _seconds(value: float) -> str:
@@ -254,6 +259,8 @@ class _Run:
         self.ctx = ToolContext(
             explorer.sandbox, explorer.db, llm=explorer.llm, reveal_secrets=explorer.reveal_secrets
         )
+        # a long tool stops between documents once the run is over (`ToolContext.check`)
+        self.ctx.deadline, self.ctx.cancelled = self.deadline, explorer._cancel
 
     def clock(self) -> float:
         """Seconds since the run started."""
@@ -386,13 +393,7 @@ class _Run:
         except _Stop as exc:
             stop = exc
         except LLMError as exc:
-            self.usage.add_call(
-                exc.prompt_tokens,
-                exc.completion_tokens,
-                exc.thinking_tokens,
-                self.price,
-                exc.cached_tokens,
-            )
+            self.usage.add(exc.tokens, self.price)
             stop = _Stop(str(exc))
         except Exception as exc:  # a backend bug must end the run, not crash the caller
             stop = _Stop(f"the {x.llm.backend} backend failed: {describe(exc)}")
@@ -401,13 +402,7 @@ class _Run:
             yield self.emit(ev.Error(message=message, recoverable=True), at)
         if stop is not None or reply is None:
             raise stop or _Stop(f"the {x.llm.backend} backend returned nothing")
-        self.usage.add_call(
-            reply.prompt_tokens,
-            reply.completion_tokens,
-            reply.thinking_tokens,
-            self.price,
-            reply.cached_tokens,
-        )
+        self.usage.add(reply.tokens, self.price)
         u = self.usage
         yield self.emit(
             ev.UsageUpdate(
@@ -519,44 +514,52 @@ class _Run:
 
     def _tool_tokens(self) -> None:
         """Bill the LLM calls a tool made (extract_rows) to the run's usage."""
-        for prompt, completion, thinking in self.ctx.take_spent():
-            self.usage.add_call(prompt, completion, thinking, self.price)
+        for tokens in self.ctx.take_spent():
+            self.usage.add(tokens, self.price)
 
-    def _record(self, tool: str, args: dict[str, Any], outcome: ToolOutcome) -> None:
-        if tool == "scan_folder":
-            self.usage.documents_scanned += int(outcome.data.get("previewed", 0))
-        if outcome.ok and isinstance(read := outcome.data.get("read"), list):
+    def _record(self, tool: str, args: dict[str, Any], outcome: ToolOutcome[Any]) -> None:
+        """Count what the step read, by its payload and its tool's declared traits: a
+        preview (a scan-phase read) makes the file citable, a read puts it in the run's
+        reading order, a parse counts among the documents parsed."""
+        payload = outcome.payload
+        if isinstance(payload, Scanned):
+            self.usage.documents_scanned += payload.previewed
+        if outcome.ok and isinstance(payload, ReadsDocuments):
             # a tool that read whole documents for their tables or rows says which
-            for rel in map(str, read):
+            for rel in map(str, payload.read):
                 if rel not in self.read_paths:
                     self.usage.documents_parsed += 1
                     self.read_order.append(rel)
                 self.read_paths.add(rel)
-        if tool not in READING_TOOLS or "path" not in args:
+        traits = self.x.registry.tools.get(tool)
+        if traits is None or traits.reads is None or traits.reads not in args:
             return
         try:
-            rel = self.x.sandbox.relative(self.x.sandbox.resolve(str(args["path"])))
+            rel = self.x.sandbox.relative(self.x.sandbox.resolve(str(args[traits.reads])))
         except AccessDenied:
             return
-        if tool in ("parse_file", "get_document") and rel not in self.read_paths:
+        if traits.parses and rel not in self.read_paths:
             self.usage.documents_parsed += 1
-        if tool != "preview_file" and rel not in self.read_order:
+        previewed = traits.phase == "scan"
+        if not previewed and rel not in self.read_order:
             self.read_order.append(rel)
         self.read_paths.add(rel)
-        if tool != "preview_file":
+        if not previewed:
             self.parsed_text.append(outcome.text.lower())
 
     def _phase(self, tool: str, args: dict[str, Any], reason: str = "") -> str:
-        """scan, read, or backtrack: reading a file that something read earlier refers to
-        (or that the LLM says it goes back for, with a reason starting "Backtrack")."""
-        if tool in _PHASES:
-            return _PHASES[tool]
-        path = str(args.get("path", ""))
-        if tool in ("parse_file", "read", "get_document") and reason.lower().startswith(
-            "backtrack"
-        ):
+        """The tool's declared phase (scan, search, read), or backtrack: a read of a file
+        that something read earlier refers to (or that the LLM says it goes back for, with
+        a reason starting "Backtrack")."""
+        traits = self.x.registry.tools.get(tool)
+        if traits is None:
+            return "read"
+        if traits.phase != "read" or traits.reads is None:
+            return traits.phase
+        if reason.lower().startswith("backtrack"):
             return "backtrack"
-        if tool in ("parse_file", "read") and path and self.parsed_text and self._mentioned(path):
+        path = str(args.get(traits.reads, ""))
+        if path and self.parsed_text and self._mentioned(path):
             return "backtrack"
         return "read"
 

@@ -1,10 +1,27 @@
-"""A thread's steps and earlier exchanges as JSON-ready dicts, and back (saved runs)."""
+"""A thread's steps and earlier exchanges as JSON-ready dicts, and back (saved runs).
+
+A tool's payload is saved as its plain data beside its type's tag (`fsnb.tools.payloads`)
+and rebuilt from them; a run saved before the tags has its payload rebuilt from the data.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from fsnb.protocol import Action, Exchange, ToolOutcome, Turn
+from fsnb.tools import payloads
+
+
+def outcome_to_dict(outcome: ToolOutcome[Any]) -> dict[str, Any]:
+    """A tool's outcome: its text, whether it worked, its payload's data and type tag."""
+    saved = {"text": outcome.text, "ok": outcome.ok, "data": outcome.data}
+    tag = payloads.tag(outcome.payload)
+    return saved | {"payload": tag} if tag else saved
+
+
+def outcome_from_dict(data: dict[str, Any]) -> ToolOutcome[Any]:
+    payload = payloads.load(dict(data.get("data") or {}), data.get("payload"))
+    return ToolOutcome(str(data.get("text", "")), bool(data.get("ok", True)), payload)
 
 
 def turn_to_dict(turn: Turn) -> dict[str, Any]:
@@ -13,9 +30,7 @@ def turn_to_dict(turn: Turn) -> dict[str, Any]:
     return {
         "action": turn.action.model_dump(mode="json", exclude_defaults=True),
         "result": turn.result,
-        "outcome": None
-        if outcome is None
-        else {"text": outcome.text, "ok": outcome.ok, "data": outcome.data},
+        "outcome": None if outcome is None else outcome_to_dict(outcome),
         "cut": turn.cut,
     }
 
@@ -25,7 +40,7 @@ def turn_from_dict(data: dict[str, Any]) -> Turn:
     return Turn(
         Action.model_validate(data["action"]),
         str(data.get("result", "")),
-        None if outcome is None else ToolOutcome(**outcome),
+        None if outcome is None else outcome_from_dict(outcome),
         int(data.get("cut", 0)),
     )
 

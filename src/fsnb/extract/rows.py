@@ -23,6 +23,7 @@ from fsnb.documents.opening import read_document
 from fsnb.documents.quotes import quote_pattern
 from fsnb.errors import ToolError
 from fsnb.protocol import LLM, LLMError, Notify, StructuredLLM
+from fsnb.protocol.usage import NO_TOKENS, Tokens
 from fsnb.scratchpad import Scratchpad, ScratchpadError
 from fsnb.security import Sandbox
 
@@ -60,7 +61,7 @@ _JSON_TYPES = {
     "BOOLEAN": {"type": ["boolean", "null"]},
     "DATE": {"type": ["string", "null"], "format": "date", "description": "YYYY-MM-DD"},
 }
-Spend = Callable[[int, int, int], None]
+Spend = Callable[[Tokens], None]
 
 
 def value_schema(kind: str) -> dict[str, Any]:
@@ -175,28 +176,23 @@ class RowsReport:
     added: dict[str, int]
     unverified: list[dict[str, Any]] = field(default_factory=list)
     calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    thinking_tokens: int = 0
+    tokens: Tokens = NO_TOKENS
     #: Documents sent in parts: path -> how many.
     parts: dict[str, int] = field(default_factory=dict)
     #: Provenance columns added to the table.
     columns_added: list[str] = field(default_factory=list)
 
-    def spend(self, prompt: int, completion: int, thinking: int) -> None:
+    def spend(self, tokens: Tokens) -> None:
         self.calls += 1
-        self.prompt_tokens += prompt
-        self.completion_tokens += completion
-        self.thinking_tokens += thinking
+        self.tokens += tokens
 
     def summary(self) -> str:
         """A few lines for the LLM or the terminal."""
         total = sum(self.added.values())
         per = ", ".join(f"{path}: {n}" for path, n in self.added.items())
-        tokens = self.prompt_tokens + self.completion_tokens + self.thinking_tokens
         lines = [
             f"Added {total:,} row{'s' * (total != 1)} to table {self.table} ({per}); "
-            f"{self.calls} LLM call{'s' * (self.calls != 1)}, {tokens:,} tokens."
+            f"{self.calls} LLM call{'s' * (self.calls != 1)}, {self.tokens.total:,} tokens."
         ]
         if self.parts:
             sent = ", ".join(f"{path} in {n} parts" for path, n in self.parts.items())
@@ -237,12 +233,14 @@ def extract_rows(
     budget: int = BUDGET,
     notify: Notify = lambda _: None,
     spend: Spend | None = None,
+    check: Callable[[], None] = lambda: None,
 ) -> RowsReport:
     """Read the rows of `table` from the documents `paths` with `llm`, into the table.
 
-    `spend(prompt, completion, thinking)` is told each call's tokens as it ends (failed
-    calls too). A path outside the folder is refused (`AccessDenied`); a missing table,
-    a table with nothing to fill or a row that does not fit raises `ScratchpadError`; a
+    `spend(tokens)` is told each call's tokens as it ends (failed calls too). `check()` runs
+    before each call (`ToolContext.check`: it raises once the run is cancelled or out of
+    time). A path outside the folder is refused (`AccessDenied`); a missing table, a table
+    with nothing to fill or a row that does not fit raises `ScratchpadError`; a
     backend without structured output, or no valid reply, raises `LLMError`. Rows of the
     calls before a failure stay in the table.
     """
@@ -267,12 +265,13 @@ def extract_rows(
     pieces = [split(doc, path, budget) for path, doc in docs.items()]
     report.parts = {p[0].path: len(p) for p in pieces if len(p) > 1}
 
-    def spent(prompt_tokens: int, completion: int, thinking: int) -> None:
-        report.spend(prompt_tokens, completion, thinking)
+    def spent(tokens: Tokens) -> None:
+        report.spend(tokens)
         if spend is not None:
-            spend(prompt_tokens, completion, thinking)
+            spend(tokens)
 
     for group in calls(pieces, batch, budget):
+        check()
         sources = list(dict.fromkeys(p.path for p in group))
         schema = rows_schema(columns, sources)
         try:
@@ -280,9 +279,9 @@ def extract_rows(
                 SYSTEM, prompt(table, columns, group, instructions), schema, notify
             )
         except LLMError as exc:
-            spent(exc.prompt_tokens, exc.completion_tokens, exc.thinking_tokens)
+            spent(exc.tokens)
             raise
-        spent(reply.prompt_tokens, reply.completion_tokens, reply.thinking_tokens)
+        spent(reply.tokens)
         rows = [_row(r, docs[r["source_file"]]) for r in reply.value["rows"]]
         scratchpad.insert(table, rows)
         for row in rows:

@@ -20,6 +20,12 @@ from fsnb.security import Sandbox, Sensitivity, os_reason
 
 #: Sensitivity levels whose files may be opened (stored as `files.sensitivity`).
 READABLE = (Sensitivity.NONE.value, Sensitivity.WARN.value)
+#: Called before each file is hashed; it raises to stop the search.
+Check = Callable[[], None]
+
+
+def _go_on() -> None:
+    """The check of a search that is never stopped."""
 
 
 @dataclass(frozen=True)
@@ -111,11 +117,15 @@ def group(
     return found, fresh
 
 
-def _hasher(box: Sandbox) -> Callable[[str], tuple[str, int, int]]:
-    return lambda rel: file_sha256(box.root / rel, box.root)
+def _hasher(box: Sandbox, check: Check) -> Callable[[str], tuple[str, int, int]]:
+    def sha256(rel: str) -> tuple[str, int, int]:
+        check()  # before each file: a cancelled run stops hashing
+        return file_sha256(box.root / rel, box.root)
+
+    return sha256
 
 
-def from_walk(box: Sandbox, base: str, min_size: int) -> Duplicates:
+def from_walk(box: Sandbox, base: str, min_size: int, check: Check = _go_on) -> Duplicates:
     """Duplicates among the regular files under `base` (relative), from a walk."""
     candidates = []
     for entry in box.entries(base):
@@ -127,10 +137,12 @@ def from_walk(box: Sandbox, base: str, min_size: int) -> Duplicates:
             continue
         if size >= min_size:
             candidates.append(Candidate(entry.rel, size))
-    return group(candidates, _hasher(box))[0]
+    return group(candidates, _hasher(box, check))[0]
 
 
-def from_index(store: Store, where: Indexed, box: Sandbox, base: str, min_size: int) -> Duplicates:
+def from_index(
+    store: Store, where: Indexed, box: Sandbox, base: str, min_size: int, check: Check = _go_on
+) -> Duplicates:
     """Duplicates among the indexed files under `base`: only files whose size another
     shares are read, cached hashes are used, and new ones written back in one
     transaction (for rows whose size and mtime still match the hashed file)."""
@@ -145,7 +157,7 @@ def from_index(store: Store, where: Indexed, box: Sandbox, base: str, min_size: 
         rows = con.execute(
             f"{files} QUALIFY count(*) OVER (PARTITION BY size) > 1 ORDER BY path", params
         ).fetchall()
-    found, fresh = group((Candidate(*row) for row in rows), _hasher(box))
+    found, fresh = group((Candidate(*row) for row in rows), _hasher(box, check))
     found.candidates = int(total)
     if fresh:
         _cache(store, where.cid, fresh)
@@ -171,11 +183,20 @@ def _cache(store: Store, cid: int, hashes: list[_Hash]) -> None:
         return
 
 
-def find(store: Store, box: Sandbox, base: str, min_size: int, where: Indexed | None) -> Duplicates:
-    """`from_index` when the folder is indexed (`where`), else `from_walk`."""
+def find(
+    store: Store,
+    box: Sandbox,
+    base: str,
+    min_size: int,
+    where: Indexed | None,
+    *,
+    check: Check = _go_on,
+) -> Duplicates:
+    """`from_index` when the folder is indexed (`where`), else `from_walk`; `check()` runs
+    before each file is hashed (`ToolContext.check`: it raises to stop)."""
     if where is None:
-        return from_walk(box, base, min_size)
-    return from_index(store, where, box, base, min_size)
+        return from_walk(box, base, min_size, check)
+    return from_index(store, where, box, base, min_size, check)
 
 
 __all__ = ["Candidate", "Duplicates", "Group", "file_sha256", "find", "from_index", "from_walk"]

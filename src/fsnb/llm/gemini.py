@@ -1,9 +1,9 @@
-"""The gemini backend: google-genai with the Action JSON schema as structured output (and
-any other schema, for `complete_json`).
+"""The gemini backend: google-genai, the schema asked for (the Action's, or any other for
+`complete_json`) sent as structured output; `GeminiLLM` is `ChatPolicy` over `GeminiModel`.
 
 Every retry is ours and visible: HTTP 429/5xx and connection errors are retried with
-exponential backoff (the SDK's own retries are switched off), and a reply that is not a
-valid Action is re-asked with the validation error fed back. Each retry calls `notify`.
+exponential backoff (the SDK's own retries are switched off), and a reply that is not
+valid is re-asked (`ChatPolicy`). Each retry calls `notify`.
 """
 
 from __future__ import annotations
@@ -15,27 +15,14 @@ from typing import Any
 from google.genai import errors, types
 
 from fsnb import config
-from fsnb.agent.usage import PRICES
 from fsnb.errors import one_line
 from fsnb.gemini_client import gemini_base_url, gemini_client
+from fsnb.llm.chat import ChatOptions, ChatPolicy
+from fsnb.llm.prices import PRICES
 from fsnb.llm.retry import RETRY_CODES, Backoff, retry_after, seconds
-from fsnb.protocol import (
-    Conversation,
-    JsonReply,
-    LLMError,
-    Message,
-    MissingKey,
-    Notify,
-    Reply,
-)
-from fsnb.protocol.structured import (
-    ACTION_SCHEMA,
-    Ask,
-    Completion,
-    ask_for_action,
-    ask_for_json,
-    json_reader,
-)
+from fsnb.protocol import LLMError, Message, MissingKey, Notify
+from fsnb.protocol.model import Completion
+from fsnb.protocol.usage import Tokens
 
 _BAD_FINISH = frozenset({"MAX_TOKENS", "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT"})
 _ROLES = {"user": "user", "assistant": "model"}  # Gemini calls the assistant 'model'
@@ -54,86 +41,45 @@ def _transient_errors() -> tuple[type[Exception], ...]:
 _TRANSIENT = _transient_errors()
 
 
-class GeminiLLM:
-    """Asks Gemini for the next Action; usage comes from the response's usage metadata."""
+class GeminiModel:
+    """One generate_content call (a `ChatModel`): JSON held to the schema as structured
+    output; tokens from the response's usage metadata."""
 
     backend = "gemini"
-    key_variables = config.KEY_VARIABLES
-    #: The Gemini models fsnb knows the price of (any other name works too).
-    models = tuple(name for name in PRICES if name.startswith("gemini-"))
-    default_model = config.DEFAULT_MODEL
 
-    def __init__(
-        self,
-        model: str | None = None,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        max_retries: int = 4,
-        max_invalid: int = 2,
-        backoff_s: float = 1.0,
-        max_delay_s: float = 30.0,
-        timeout_s: float = 60.0,
-        temperature: float = 0.0,
-    ) -> None:
-        key = api_key or config.api_key()
+    def __init__(self, options: ChatOptions) -> None:
+        key = options.key() or config.api_key()
         if not key:
             names = " or ".join(config.KEY_VARIABLES)
             msg = f"no Gemini API key: set {names} (or put it in .env), or use --llm offline"
             raise MissingKey(msg)
-        self.model = model or config.default_model()
-        self.base_url = gemini_base_url(base_url)
-        self.max_invalid = max_invalid
-        self.retries = Backoff(max_retries, backoff_s, max_delay_s)
-        self.temperature = temperature
+        self.model = options.model or config.default_model()
+        self.base_url = gemini_base_url(options.base_url)
+        self.retries = Backoff(options.max_retries, options.backoff_s, options.max_delay_s)
+        self.temperature = options.temperature
         # attempts=1: retries are ours, see _generate
-        self.client = gemini_client(key, base_url=self.base_url, timeout_s=timeout_s)
+        self.client = gemini_client(key, base_url=self.base_url, timeout_s=options.timeout_s)
 
-    def next_action(self, conversation: Conversation, notify: Notify) -> Reply:
-        """One Action, re-asking (with the error fed back) while the reply is not valid."""
-        ask = self._asker(conversation.system, ACTION_SCHEMA, notify)
-        return ask_for_action(
-            ask, conversation.messages(), notify, backend=self.backend, max_invalid=self.max_invalid
-        )
-
-    def complete_json(
-        self, system: str, prompt: str, schema: dict[str, Any], notify: Notify
-    ) -> JsonReply:
-        """One JSON value matching `schema` (as structured output), re-asked while it does not."""
-        return ask_for_json(
-            self._asker(system, schema, notify),
-            [Message("user", prompt)],
-            notify,
-            read=json_reader(schema),
-            backend=self.backend,
-            max_invalid=self.max_invalid,
-            what="JSON reply",
-        )
-
-    def _asker(self, system: str, schema: dict[str, Any], notify: Notify) -> Ask:
-        """`ask(messages)` for the structured-output loop: JSON held to `schema`."""
+    def complete(
+        self, system: str, messages: list[Message], schema: dict[str, Any], notify: Notify
+    ) -> Completion:
         settings = types.GenerateContentConfig(
             system_instruction=system,
             response_mime_type="application/json",
             response_json_schema=schema,
             temperature=self.temperature,
         )
-
-        def ask(messages: list[Message]) -> Completion:
-            contents = [_content(_ROLES[m.role], m.text) for m in messages]
-            response = self._generate(contents, settings, notify)
-            usage = response.usage_metadata
-            text, problem = _reply_text(response)
-            return Completion(
-                text,
-                prompt_tokens=(usage and usage.prompt_token_count) or 0,
-                completion_tokens=(usage and usage.candidates_token_count) or 0,
-                thinking_tokens=(usage and usage.thoughts_token_count) or 0,
-                cached_tokens=(usage and usage.cached_content_token_count) or 0,
-                problem=problem,
-            )
-
-        return ask
+        contents = [_content(_ROLES[m.role], m.text) for m in messages]
+        response = self._generate(contents, settings, notify)
+        usage = response.usage_metadata
+        text, problem = _reply_text(response)
+        tokens = Tokens(
+            prompt=(usage and usage.prompt_token_count) or 0,
+            completion=(usage and usage.candidates_token_count) or 0,
+            thinking=(usage and usage.thoughts_token_count) or 0,
+            cached=(usage and usage.cached_content_token_count) or 0,
+        )
+        return Completion(text, tokens, problem)
 
     def _generate(
         self, contents: list[types.Content], settings: types.GenerateContentConfig, notify: Notify
@@ -171,6 +117,20 @@ class GeminiLLM:
         if exc.code in (401, 403) or "api key" in message.lower():
             text += f" (check {' / '.join(config.KEY_VARIABLES)})"
         return text
+
+
+class GeminiLLM(ChatPolicy):
+    """The gemini backend: asks Gemini for the next Action (`ChatPolicy` over `GeminiModel`)."""
+
+    Options = ChatOptions
+    key_variables = config.KEY_VARIABLES
+    #: The Gemini models fsnb knows the price of (any other name works too).
+    models = tuple(name for name in PRICES if name.startswith("gemini-"))
+    default_model = config.DEFAULT_MODEL
+
+    def __init__(self, model: str | None = None, **options: Any) -> None:
+        given = self.Options(model=model, **options)
+        super().__init__(GeminiModel(given), max_invalid=given.max_invalid)
 
 
 def _content(role: str, text: str) -> types.Content:

@@ -17,7 +17,7 @@ so backends installed through entry points get the same guarantee without knowin
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
@@ -50,17 +50,21 @@ def mask_text(text: str) -> tuple[str, int]:
 def mask_value(value: Any, key: str = "") -> tuple[Any, int]:
     """`value` with every string in it masked, and how many values were withheld.
 
-    Dicts, lists and tuples are walked. A string under a credential key (`{"password":
-    ...}`, a table's records) and a cell of a credential column (`{"columns": [...],
-    "rows": [[...]]}`) is judged as such a cell is in a printed table (`secret_cell`).
+    Dicts, lists, tuples and dataclasses (a tool's payload, rebuilt) are walked. A string
+    under a credential key (`{"password": ...}`, a table's records) and a cell of a
+    credential column (`{"columns": [...], "rows": [[...]]}`) is judged as such a cell is
+    in a printed table (`secret_cell`).
     """
     if isinstance(value, str):
         return (MARKER, 1) if key and secret_cell(key, value) else mask_text(value)
+    if is_dataclass(value) and not isinstance(value, type):  # its fields, as a dict's keys
+        named, count = mask_value({f.name: getattr(value, f.name) for f in fields(value)}, key)
+        return replace(value, **named), count
     if isinstance(value, dict):
         columns = value.get("columns")
         out, count = {}, 0
         for k, item in value.items():
-            if k == "rows" and isinstance(columns, list):
+            if k == "rows" and isinstance(columns, list | tuple):
                 out[k], n = _mask_rows(item, [str(c) for c in columns])
             else:
                 out[k], n = mask_value(item, str(k))
@@ -74,7 +78,7 @@ def mask_value(value: Any, key: str = "") -> tuple[Any, int]:
 
 def _mask_rows(rows: Any, columns: list[str]) -> tuple[Any, int]:
     """Rows given as sequences beside their column names."""
-    if not isinstance(rows, list):
+    if not isinstance(rows, list | tuple):
         return mask_value(rows)
     out, count = [], 0
     for row in rows:
@@ -86,14 +90,14 @@ def _mask_rows(rows: Any, columns: list[str]) -> tuple[Any, int]:
             masked, n = mask_value(row)
             out.append(masked)
             count += n
-    return out, count
+    return type(rows)(out), count
 
 
 def mask_outcome(outcome: ToolOutcome) -> tuple[ToolOutcome, int]:
     """A tool's outcome as a model may see it, and how many values its text withheld."""
     text, withheld = mask_text(outcome.text)
-    data, _ = mask_value(outcome.data)
-    return ToolOutcome(text, outcome.ok, data), withheld
+    payload, _ = mask_value(outcome.payload)
+    return replace(outcome, text=text, payload=payload), withheld
 
 
 def mask_turn(turn: Turn) -> Turn:

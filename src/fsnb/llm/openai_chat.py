@@ -2,41 +2,29 @@
 Chat Completions API (Ollama, vLLM, llama.cpp's server, LM Studio); `ollama` is a preset.
 
 The server comes from `base_url=` (`--base-url`) or the SDK's own `OPENAI_BASE_URL`, the key
-from `OPENAI_API_KEY` (a local server needs none). The Action is asked for as structured
-output (`response_format` with its JSON schema); a server that rejects that is asked in
-JSON mode with the schema in the system prompt, and the trace says so. Retries are ours
-and visible, as for gemini: the SDK's own are off.
+from `OPENAI_API_KEY` (a local server needs none). The schema (the Action's, or any other
+for `complete_json`) is asked for as structured output (`response_format`); a server that
+rejects that is asked in JSON mode with the schema in the system prompt, and the trace says
+so. Retries are ours and visible, as for gemini: the SDK's own are off. `OpenAILLM` is
+`ChatPolicy` over `OpenAIModel`.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import openai
 from openai.types.chat import ChatCompletion
 
 from fsnb import config
-from fsnb.agent.usage import PRICES
 from fsnb.errors import one_line
+from fsnb.llm.chat import ChatOptions, ChatPolicy
+from fsnb.llm.prices import PRICES
 from fsnb.llm.retry import RETRY_CODES, Backoff, retry_after
-from fsnb.protocol import (
-    Conversation,
-    JsonReply,
-    LLMError,
-    Message,
-    MissingKey,
-    Notify,
-    Reply,
-)
-from fsnb.protocol.structured import (
-    ACTION_SCHEMA,
-    Completion,
-    ask_for_action,
-    ask_for_json,
-    json_reader,
-    schema_instruction,
-)
+from fsnb.protocol import LLMError, Message, MissingKey, Notify
+from fsnb.protocol.model import Completion
+from fsnb.protocol.structured import schema_instruction
+from fsnb.protocol.usage import Tokens
 
 KEY_VARIABLE = "OPENAI_API_KEY"
 BASE_URL_VARIABLE = "OPENAI_BASE_URL"
@@ -46,41 +34,23 @@ OLLAMA_URL = "http://localhost:11434/v1"
 NO_KEY = "unused"
 
 
-def _schema_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": False}}
-
-
-_SCHEMA_FORMAT = _schema_format("Action", ACTION_SCHEMA)
 _JSON_FORMAT = {"type": "json_object"}
 _BAD_FINISH = frozenset({"length", "content_filter"})
 
 
-class OpenAILLM:
-    """Asks a Chat Completions server for the next Action; usage comes from `usage`."""
+class OpenAIOptions(ChatOptions):
+    """What the openai backend takes (a local model may answer slowly)."""
 
-    key_variables = (KEY_VARIABLE,)
-    base_url_variables = (BASE_URL_VARIABLE,)
-    #: OpenAI's models fsnb knows the price of (a server of another kind lists its own).
-    models = tuple(name for name in PRICES if name.startswith("gpt-"))
-    default_model = DEFAULT_MODEL
+    timeout_s: float = 120.0
 
-    def __init__(
-        self,
-        model: str | None = None,
-        *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        backend: str = "openai",
-        max_retries: int = 4,
-        max_invalid: int = 2,
-        backoff_s: float = 1.0,
-        max_delay_s: float = 30.0,
-        timeout_s: float = 120.0,
-        temperature: float | None = 0.0,
-    ) -> None:
+
+class OpenAIModel:
+    """One chat.completions call (a `ChatModel`); tokens from the response's `usage`."""
+
+    def __init__(self, options: OpenAIOptions, *, backend: str = "openai") -> None:
         self.backend = backend
-        self.base_url = base_url or config.setting((BASE_URL_VARIABLE,))
-        key = api_key or config.setting((KEY_VARIABLE,))
+        self.base_url = options.base_url or config.setting((BASE_URL_VARIABLE,))
+        key = options.key() or config.setting((KEY_VARIABLE,))
         if not key and self.base_url is None:
             msg = (
                 f"no OpenAI API key: set {KEY_VARIABLE} (or put it in .env); for a local "
@@ -88,76 +58,37 @@ class OpenAILLM:
                 f"{BASE_URL_VARIABLE} instead; or use --llm offline"
             )
             raise MissingKey(msg)
-        self.model = model or config.model_from_env() or DEFAULT_MODEL
-        self.max_invalid = max_invalid
-        self.retries = Backoff(max_retries, backoff_s, max_delay_s)
-        self.temperature = temperature
+        self.model = options.model or config.model_from_env() or DEFAULT_MODEL
+        self.retries = Backoff(options.max_retries, options.backoff_s, options.max_delay_s)
+        self.temperature = options.temperature
         #: JSON mode with the schema in the prompt, once the server rejected the schema.
         self.json_mode = False
         self.client = openai.OpenAI(
-            api_key=key or NO_KEY, base_url=self.base_url, timeout=timeout_s, max_retries=0
+            api_key=key or NO_KEY, base_url=self.base_url, timeout=options.timeout_s, max_retries=0
         )
 
-    def next_action(self, conversation: Conversation, notify: Notify) -> Reply:
-        """One Action, re-asking (with the error fed back) while the reply is not valid."""
-
-        def ask(messages: list[Message]) -> Completion:
-            return self._complete(conversation.system, messages, notify)
-
-        return ask_for_action(
-            ask, conversation.messages(), notify, backend=self.backend, max_invalid=self.max_invalid
-        )
-
-    def complete_json(
-        self, system: str, prompt: str, schema: dict[str, Any], notify: Notify
-    ) -> JsonReply:
-        """One JSON value matching `schema` (as structured output), re-asked while it does not."""
-        shape = _schema_format("Reply", schema)
-        words = "Reply with exactly one JSON value, and nothing else, that matches this JSON "
-        words += f"schema:\n{json.dumps(schema, separators=(',', ':'))}"
-
-        def ask(messages: list[Message]) -> Completion:
-            return self._complete(system, messages, notify, shape, words)
-
-        return ask_for_json(
-            ask,
-            [Message("user", prompt)],
-            notify,
-            read=json_reader(schema),
-            backend=self.backend,
-            max_invalid=self.max_invalid,
-            what="JSON reply",
-        )
-
-    def _complete(
-        self,
-        system: str,
-        messages: list[Message],
-        notify: Notify,
-        shape: dict[str, Any] = _SCHEMA_FORMAT,
-        words: str | None = None,
+    def complete(
+        self, system: str, messages: list[Message], schema: dict[str, Any], notify: Notify
     ) -> Completion:
-        """One reply, after dropping what the server rejects (the schema, the temperature).
-        `shape` is the structured-output format; `words` the schema said in JSON mode."""
+        """One reply, after dropping what the server rejects (the schema, the temperature)."""
         while True:
             try:
-                request = self._request(system, messages, shape, words or schema_instruction())
-                return _completion(self._send(request, notify))
+                return _completion(self._send(self._request(system, messages, schema), notify))
             except openai.BadRequestError as exc:
                 if not self._degrade(exc, notify):
                     raise LLMError(self._failure(exc, 1)) from None
 
     def _request(
-        self, system: str, messages: list[Message], shape: dict[str, Any], words: str
+        self, system: str, messages: list[Message], schema: dict[str, Any]
     ) -> dict[str, Any]:
         if self.json_mode:
-            system = f"{system}\n\n{words}"
+            system = f"{system}\n\n{schema_instruction(schema)}"
         chat = [{"role": "system", "content": system}]
         chat += [{"role": m.role, "content": m.text} for m in messages]
         request = {
             "model": self.model,
             "messages": chat,
-            "response_format": _JSON_FORMAT if self.json_mode else shape,
+            "response_format": _JSON_FORMAT if self.json_mode else _schema_format(schema),
         }
         if self.temperature is not None:
             request["temperature"] = self.temperature
@@ -215,6 +146,24 @@ class OpenAILLM:
         return text
 
 
+class OpenAILLM(ChatPolicy):
+    """The openai backend: asks a Chat Completions server for the next Action (`ChatPolicy`
+    over `OpenAIModel`); `backend` names a preset of it (ollama)."""
+
+    Options = OpenAIOptions
+    key_variables = (KEY_VARIABLE,)
+    base_url_variables = (BASE_URL_VARIABLE,)
+    #: OpenAI's models fsnb knows the price of (a server of another kind lists its own).
+    models = tuple(name for name in PRICES if name.startswith("gpt-"))
+    default_model = DEFAULT_MODEL
+
+    def __init__(
+        self, model: str | None = None, *, backend: str = "openai", **options: Any
+    ) -> None:
+        given = self.Options(model=model, **options)
+        super().__init__(OpenAIModel(given, backend=backend), max_invalid=given.max_invalid)
+
+
 def ollama(model: str | None = None, *, base_url: str | None = None, **options: Any) -> OpenAILLM:
     """The openai backend preset for Ollama: `http://localhost:11434/v1`, no key; the model
     from `model` or FSNB_MODEL (one that `ollama list` shows)."""
@@ -226,7 +175,15 @@ def ollama(model: str | None = None, *, base_url: str | None = None, **options: 
     return OpenAILLM(model, base_url=base_url or OLLAMA_URL, backend="ollama", **options)
 
 
-ollama.server = OLLAMA_URL  # type: ignore[attr-defined]  # what fsnb.llm.catalog asks
+# what fsnb.llm.catalog and the registry ask
+ollama.server = OLLAMA_URL  # type: ignore[attr-defined]
+ollama.Options = OpenAIOptions  # type: ignore[attr-defined]
+
+
+def _schema_format(schema: dict[str, Any]) -> dict[str, Any]:
+    """`response_format` for structured output held to `schema` (named by its title)."""
+    name = str(schema.get("title", "Reply"))
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": False}}
 
 
 def _message(exc: openai.APIStatusError) -> str:
@@ -243,25 +200,20 @@ def _completion(response: ChatCompletion) -> Completion:
     usage = response.usage
     details = getattr(usage, "completion_tokens_details", None)  # openai >= 1.47
     thinking = getattr(details, "reasoning_tokens", None) or 0
-    cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None) or 0
-    tokens = {
-        "prompt_tokens": (usage.prompt_tokens if usage else 0) or 0,
-        "completion_tokens": max(0, ((usage.completion_tokens if usage else 0) or 0) - thinking),
-        "thinking_tokens": thinking,
-        "cached_tokens": cached,
-    }
+    tokens = Tokens(
+        prompt=(usage.prompt_tokens if usage else 0) or 0,
+        completion=max(0, ((usage.completion_tokens if usage else 0) or 0) - thinking),
+        thinking=thinking,
+        cached=getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None) or 0,
+    )
     if not response.choices:
-        return Completion("", problem="empty reply (no choices)", **tokens)
+        return Completion("", tokens, "empty reply (no choices)")
     choice = response.choices[0]
     text, finish = choice.message.content or "", choice.finish_reason
     if choice.message.refusal:
-        return Completion(
-            text, problem=f"refused: {one_line(choice.message.refusal, 200)}", **tokens
-        )
+        return Completion(text, tokens, f"refused: {one_line(choice.message.refusal, 200)}")
     if finish in _BAD_FINISH:
-        return Completion(
-            text, problem=f"the reply stopped early (finish_reason {finish})", **tokens
-        )
+        return Completion(text, tokens, f"the reply stopped early (finish_reason {finish})")
     if not text.strip():
-        return Completion(text, problem=f"empty reply (finish_reason {finish})", **tokens)
-    return Completion(text, **tokens)
+        return Completion(text, tokens, f"empty reply (finish_reason {finish})")
+    return Completion(text, tokens)

@@ -8,16 +8,19 @@ pyproject.toml::
     mine = "my_package.backend:MyLLM"
 
 A factory is called with the options given (`model=`, `base_url=`, backend-specific ones);
-`model` and `base_url` are passed only to a factory that names them as parameters, so a
-`--model` set as a default does not break a backend without models.
+`model` and `base_url` are passed only to a factory that takes them (a field of its
+`Options`, else a parameter it names), so a `--model` set as a default does not break a
+backend without models.
 
 A model may be named with its backend, `backend:model` (`ollama:llama3.2`,
 `gemini:gemini-2.5-flash`), in `--llm` or in `--model`: `split_id` reads both.
 
 What a factory may declare about itself (read by `fsnb.llm.catalog` and the front ends):
-`key_variables` (the environment variables, any one of which holds its key), `models`
-(the model names it knows), `default_model`, `server` (the URL of the local server it
-talks to by default) and `base_url_variables` (where a user names a server instead).
+`Options` (a pydantic model, `extra="forbid"`, of the options it takes: a chat backend's
+extends `fsnb.llm.chat.ChatOptions`), `key_variables` (the environment variables, any one of
+which holds its key), `models` (the model names it knows), `default_model`, `server` (the
+URL of the local server it talks to by default) and `base_url_variables` (where a user
+names a server instead).
 """
 
 from __future__ import annotations
@@ -122,7 +125,10 @@ def key_variables(name: str) -> tuple[str, ...]:
 
 
 def _takes(make: Factory, option: str) -> bool:
-    """Whether `make` names `option` (`**kwargs` does not count: it may mean other things)."""
+    """Whether `make` takes `option`: a field of its `Options`, else a parameter it names
+    (`**kwargs` does not count: it may mean other things)."""
+    if (declared := getattr(make, "Options", None)) is not None:
+        return option in declared.model_fields
     try:
         return option in inspect.signature(make).parameters
     except (TypeError, ValueError):  # no signature to read: let the factory decide

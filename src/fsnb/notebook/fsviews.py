@@ -1,6 +1,6 @@
 """Notebook views of a folder: a collapsible tree and a disk-usage bar chart.
 
-Both are built from the navigator tools' `ToolOutcome.data` and render as plain HTML and
+Both are built from the navigator tools' payloads (`Tree`, `DiskUsage`) and render as plain HTML and
 CSS (`<details>` per folder, bars as styled `<div>`s: no script, nothing fetched), with
 `to_frame()` for the rows. `tree(folder)` and `disk_usage(folder)` run the tools.
 """
@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import html
 import os
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from fsnb.protocol.outcome import ToolOutcome, as_data, from_data
+from fsnb.tools import TOOLS
 from fsnb.tools.files import human_size
+from fsnb.tools.payloads import DiskUsage, Tree, TreeEntry, UsageEntry
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,51 +31,62 @@ def _size(value: Any) -> str:
     return human_size(int(value)) if isinstance(value, (int, float)) else ""
 
 
-def _source(data: dict[str, Any]) -> str:
-    source = data.get("source")
+def _source(source: str) -> str:
     return f" · from {'the index' if source == 'index' else 'a walk'}" if source else ""
 
 
-@dataclass
 class TreeView:
-    """A folder's tree: `entries` are the `tree` tool's drawn {"path", "type", "size",
-    "files", "folders"} rows, paths relative to the folder ("a/b.txt"), folders' sizes
-    their totals; `data` is the tool's data (folders, files, size, cut, source)."""
+    """A folder's tree, drawn from a `tree` call's payload: `entries` are its drawn lines
+    (`TreeEntry`) with paths relative to the folder ("a/b.txt"), folders' sizes their
+    totals."""
 
-    path: str
-    entries: list[dict[str, Any]]
-    data: dict[str, Any] = field(default_factory=dict)
-    cut: bool = False
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        skip = len(tree.path) + 1 if tree.path not in ("", ".") else 0
+        self.entries = [replace(e, path=e.path[skip:]) for e in tree.entries]
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> TreeView:
-        """The view of a `tree` call's data: its drawn entries, made relative to its path."""
-        path = str(data.get("path", "."))
-        skip = len(path) + 1 if path not in ("", ".") else 0
-        entries = [{**e, "path": e["path"][skip:]} for e in data.get("entries", [])]
-        return cls(path, entries, data, cut=bool(data.get("cut")))
+    def from_data(cls, data: Mapping[str, Any]) -> TreeView:
+        """The view of a `tree` call's data (its payload's plain view)."""
+        return cls(from_data(Tree, data))
+
+    @property
+    def path(self) -> str:
+        return self.tree.path
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The `tree` call's payload as plain data."""
+        return as_data(self.tree)
+
+    @property
+    def cut(self) -> bool:
+        return bool(self.tree.cut)
 
     def __repr__(self) -> str:
-        data = self.data
+        t = self.tree
         return (
-            f"<TreeView {self.path}/: {len(self.entries)} entries shown; {data.get('folders', 0)}"
-            f" folders, {data.get('files', 0)} files, {_size(data.get('size', 0))}>"
+            f"<TreeView {t.path}/: {len(self.entries)} entries shown; {t.folders}"
+            f" folders, {t.files} files, {_size(t.size)}>"
         )
 
     def to_frame(self) -> pd.DataFrame:
         """One row per entry: path, type, size, depth."""
         import pandas as pd
 
-        rows = [{**e, "depth": e["path"].count("/") + 1} for e in self.entries]
+        rows = [
+            {"path": e.path, "type": e.type, "size": e.size, "depth": e.path.count("/") + 1}
+            for e in self.entries
+        ]
         return pd.DataFrame(rows, columns=["path", "type", "size", "depth"])
 
-    def _children(self) -> dict[str, list[dict[str, Any]]]:
-        by_parent: dict[str, list[dict[str, Any]]] = {}
+    def _children(self) -> dict[str, list[TreeEntry]]:
+        by_parent: dict[str, list[TreeEntry]] = {}
         for entry in self.entries:
-            parent = entry["path"].rpartition("/")[0]
+            parent = entry.path.rpartition("/")[0]
             by_parent.setdefault(parent, []).append(entry)
         for rows in by_parent.values():  # folders first, then by name
-            rows.sort(key=lambda e: (e["type"] != "folder", e["path"].lower()))
+            rows.sort(key=lambda e: (e.type != "folder", e.path.lower()))
         return by_parent
 
     def _repr_html_(self) -> str:
@@ -80,10 +95,10 @@ class TreeView:
         def items(parent: str) -> str:
             parts = []
             for entry in children.get(parent, []):
-                name = html.escape(entry["path"].rpartition("/")[2])
-                size = f" <span style='opacity:.6'>{_size(entry.get('size'))}</span>"
-                if entry["type"] == "folder":
-                    inner = items(entry["path"])
+                name = html.escape(entry.path.rpartition("/")[2])
+                size = f" <span style='opacity:.6'>{_size(entry.size)}</span>"
+                if entry.type == "folder":
+                    inner = items(entry.path)
                     parts.append(
                         f"<li><details{' open' if parent == '' else ''}>"
                         f"<summary>{name}/{size}</summary>"
@@ -94,11 +109,8 @@ class TreeView:
             style = "list-style:none;margin:0;padding-left:1.2em"
             return f"<ul style='{style}'>{''.join(parts)}</ul>" if parts else ""
 
-        data = self.data
-        summary = (
-            f"{data.get('folders', 0)} folders, {data.get('files', 0)} files, "
-            f"{_size(data.get('size', 0))} total{_source(data)}"
-        )
+        t = self.tree
+        summary = f"{t.folders} folders, {t.files} files, {_size(t.size)} total{_source(t.source)}"
         cut = f"<div><i>cut at {len(self.entries)} entries</i></div>" if self.cut else ""
         return (
             f"<div class='fsnb-tree' style='{_BOX}'>"
@@ -107,54 +119,53 @@ class TreeView:
         )
 
 
-@dataclass
 class DiskUsageView:
-    """Where the space goes: the `disk_usage` tool's data drawn as a sorted bar chart."""
+    """Where the space goes: a `disk_usage` call's payload (or its plain data) drawn as a
+    sorted bar chart."""
 
-    data: dict[str, Any]
+    def __init__(self, usage: DiskUsage | Mapping[str, Any]) -> None:
+        self.usage = usage if isinstance(usage, DiskUsage) else from_data(DiskUsage, usage)
 
     @property
-    def entries(self) -> list[dict[str, Any]]:
+    def data(self) -> dict[str, Any]:
+        """The `disk_usage` call's payload as plain data."""
+        return as_data(self.usage)
+
+    @property
+    def entries(self) -> list[UsageEntry]:
         """The entries, largest first."""
-        rows = self.data.get("entries", [])
-        return sorted(rows, key=lambda e: (-int(e.get("size", 0)), str(e.get("path", ""))))
+        return sorted(self.usage.entries, key=lambda e: (-e.size, e.path))
 
     def __repr__(self) -> str:
-        data = self.data
-        return (
-            f"<DiskUsageView {data.get('path', '.')}: {_size(data.get('size', 0))},"
-            f" {len(self.entries)} entries>"
-        )
+        u = self.usage
+        return f"<DiskUsageView {u.path}: {_size(u.size)}, {len(self.entries)} entries>"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per entry: path, type, size, files, share."""
         import pandas as pd
 
-        return pd.DataFrame(self.entries, columns=["path", "type", "size", "files", "share"])
+        columns = ["path", "type", "size", "files", "share"]
+        return pd.DataFrame([as_data(e) for e in self.entries], columns=columns)
 
     def _repr_html_(self) -> str:
-        data, entries = self.data, self.entries
-        top = max((int(e.get("size", 0)) for e in entries), default=0) or 1
+        usage, entries = self.usage, self.entries
+        top = max((e.size for e in entries), default=0) or 1
         rows = []
         for entry in entries:
-            size = int(entry.get("size", 0))
-            share = float(entry.get("share", 0.0))
-            name = html.escape(str(entry.get("path", ""))) + (
-                "/" if entry.get("type") == "folder" else ""
-            )
-            width = f"{100 * size / top:.1f}%"
+            name = html.escape(entry.path) + ("/" if entry.type == "folder" else "")
+            width = f"{100 * entry.size / top:.1f}%"
             rows.append(
                 "<tr>"
                 f"<td style='text-align:left;white-space:nowrap;padding-right:1em'>{name}</td>"
                 f"<td style='width:50%;min-width:120px'><div style='{_BAR};width:{width}'>"
                 "</div></td>"
-                f"<td style='text-align:right;white-space:nowrap'>{_size(size)}</td>"
-                f"<td style='text-align:right;opacity:.7'>{100 * share:.1f}%</td>"
+                f"<td style='text-align:right;white-space:nowrap'>{_size(entry.size)}</td>"
+                f"<td style='text-align:right;opacity:.7'>{100 * entry.share:.1f}%</td>"
                 "</tr>"
             )
         title = (
-            f"{html.escape(str(data.get('path', '.')))}: {_size(data.get('size', 0))} in "
-            f"{data.get('files', 0)} files, {data.get('folders', 0)} folders{_source(data)}"
+            f"{html.escape(usage.path)}: {_size(usage.size)} in "
+            f"{usage.files} files, {usage.folders} folders{_source(usage.source)}"
         )
         body = "".join(rows) or "<tr><td><i>nothing here</i></td></tr>"
         return (
@@ -169,19 +180,20 @@ def _context(folder: str | os.PathLike[str], db: str | os.PathLike[str] | None) 
     return ToolContext(folder, db)
 
 
-def _ok(outcome: Any) -> dict[str, Any]:
-    if not outcome.ok:
+def _ok(outcome: ToolOutcome[Any], kind: type[Any]) -> Any:
+    """The payload of a call that worked, of the type `kind`; `ValueError` otherwise."""
+    if not outcome.ok or not isinstance(outcome.payload, kind):
         from fsnb.errors import one_line
 
         raise ValueError(one_line(outcome.text))
-    return outcome.data
+    return outcome.payload
 
 
 def tree_view(ctx: ToolContext, path: str = ".", max_depth: int = 3) -> TreeView:
     """The `tree` tool's view of `path`, `max_depth` levels deep."""
     from fsnb.tools import tree
 
-    return TreeView.from_data(_ok(tree.outcome(path, ctx=ctx, max_depth=max_depth)))
+    return TreeView(_ok(tree.outcome(path, ctx=ctx, max_depth=max_depth), Tree))
 
 
 def tree(
@@ -209,22 +221,29 @@ def disk_usage(
     registry = agent_registry()
     arguments = {"path": path, "depth": depth, "top_n": top_n}
     outcome = registry.call("disk_usage", arguments, ctx=_context(folder, db))
-    return DiskUsageView(_ok(outcome))
+    return DiskUsageView(_ok(outcome, DiskUsage))
 
 
-#: Steps of a run whose result the panel draws as a view.
-VIEW_TOOLS = frozenset({"tree", "disk_usage"})
+#: The view of each payload type that has one.
+_VIEWS: dict[type[Any], Any] = {Tree: TreeView, DiskUsage: DiskUsageView}
+#: Steps of a run whose result the panel draws as a view: the tools whose payload has one.
+VIEW_TOOLS = frozenset(name for name, t in TOOLS.items() if t.payload in _VIEWS)
 #: Largest view the panel keeps for a step (characters of HTML).
 STEP_VIEW_CHARS = 60_000
 
 
-def step_view_html(name: str, data: dict[str, Any]) -> str:
-    """The view of a run's `tree` or `disk_usage` step, drawn from the data it returned;
-    "" for other tools, a step without data or a view too large to keep."""
+def step_view_html(name: str, data: Mapping[str, Any]) -> str:
+    """The view of a run's `tree` or `disk_usage` step, drawn from its payload rebuilt from
+    the data it returned (events keep the plain view); "" for other tools, a step without
+    data or a view too large to keep."""
     if name not in VIEW_TOOLS or "entries" not in data:
         return ""
-    view = TreeView.from_data(data) if name == "tree" else DiskUsageView(data)
-    page = view._repr_html_()
+    kind = TOOLS[name].payload
+    try:
+        payload = from_data(kind, data)
+    except (TypeError, ValueError):  # not the data of this tool's payload
+        return ""
+    page = _VIEWS[kind](payload)._repr_html_()
     return page if len(page) <= STEP_VIEW_CHARS else ""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
     from fsnb.agent.loop import Explorer
     from fsnb.agent.result import ExplorationResult
+    from fsnb.agent.spec import RunSpec
     from fsnb.llm import LLM
     from fsnb.notebook.widget import ExplorePanel
 
@@ -192,7 +194,13 @@ class ExploreMagics(Magics, Configurable):
     )
     @argument("--model", default=None, help="model, or backend:model (default: FSNB_MODEL)")
     @argument("--base-url", default=None, help="server of an OpenAI-compatible backend")
-    @argument("--use-index", action="store_true", help="use the folder's index tools")
+    @argument(
+        "--use-index",
+        action="store_const",
+        const=True,
+        default=None,
+        help="use the folder's index tools",
+    )
     @argument("--max-steps", type=int, default=None, help="step budget")
     @argument("--timeout", type=float, default=None, help="wall-clock budget in seconds")
     @argument("--db", default=None, help="index file")
@@ -417,102 +425,78 @@ class ExploreMagics(Magics, Configurable):
         """The explorer of this run, and with `--continue` the run it follows up (whose
         explorer goes on, keeping its parsed documents, unless options name another; its
         backend, model and server stay, whatever the configured defaults)."""
-        if not args.follow_up:
-            return self._explorer(_folder(args.folder, self.shell), args), None
         from fsnb.agent.loop import Explorer
-        from fsnb.agent.result import ExplorationResult, NotContinued
+        from fsnb.agent.result import ExplorationResult
 
-        after = self._ns.get("_explore")
-        if not isinstance(after, ExplorationResult):
-            msg = "nothing to continue: --continue follows up _explore, set by %%explore"
-            raise UsageError(msg)
-        if isinstance(after.explorer, NotContinued):  # e.g. loaded without folder=
-            raise UsageError(after.explorer.why)
-        self._check_same_backend(after, args)
-        chosen = (args.llm, args.model, args.base_url, args.max_steps, args.timeout, args.db)
-        explorer = after.explorer
-        if (
-            not isinstance(explorer, Explorer)
-            or args.use_index
-            or any(c is not None for c in chosen)
-        ):
-            explorer = self._explorer(after.folder, args, after=after)
-        return explorer, after
-
-    def _check_same_backend(self, after: ExplorationResult, args: argparse.Namespace) -> None:
-        """`UsageError` when `--llm` or `--base-url` names another backend or server than
-        the thread's (an LLM held in a variable: its own server counts)."""
-        from fsnb.agent.result import check_follow_up
-        from fsnb.llm import registry
-
-        try:
-            if args.llm and _holds_llm(self._ns, args.llm):
-                held = self._ns[args.llm]
-                check_follow_up(after, held.backend, getattr(held, "base_url", None), exact=True)
-            else:
-                check_follow_up(after, registry.split_id(args.llm, args.model)[0], args.base_url)
-        except _fixable() as exc:
-            raise _usage_error(exc) from None
-
-    def _explorer(
-        self, folder: str, args: argparse.Namespace, after: ExplorationResult | None = None
-    ) -> Explorer:
-        from fsnb.agent.loop import Explorer
-
-        max_steps = args.max_steps if args.max_steps is not None else self.max_steps
-        if max_steps < 1:
-            msg = f"--max-steps must be at least 1, not {max_steps}"
-            raise UsageError(msg)
-        if after is None:
-            llm = self._backend(
-                args.llm or self.llm, args.model or self.model or "", args.base_url or self.base_url
-            )
-        else:  # the thread's backend, model and server (`_check_same_backend` allowed args')
-            name = args.llm if args.llm and args.llm.lower() != "auto" else after.backend
-            model = args.model or ("" if ":" in name else after.model)  # ollama:llama3.2
-            llm = self._backend(name, model, args.base_url or after.base_url or "")
-        try:
-            return Explorer(
-                folder,
-                llm,
-                max_steps=max_steps,
-                timeout_s=args.timeout if args.timeout is not None else self.timeout_s,
-                db=args.db or self.db or None,
-                use_index=True if args.use_index else "auto",
-                reveal_secrets=self.reveal_secrets,
-            )
-        except _fixable() as exc:
-            raise _usage_error(exc) from None
-
-    def _backend(self, name: str, model: str, base_url: str) -> LLM:
-        """A backend by name, or an LLM object held in a variable of that name."""
-        from fsnb.llm import MissingKey, get_llm, registry
-
-        names = registry.names()
-        if name.lower() not in names and name.isidentifier() and name in self._ns:
-            value = self._ns[name]
-            if not hasattr(value, "next_action"):
-                msg = f"--llm {name}: that variable holds no LLM backend (it has no next_action)"
+        after = None
+        if args.follow_up:
+            after = self._ns.get("_explore")
+            if not isinstance(after, ExplorationResult):
+                msg = "nothing to continue: --continue follows up _explore, set by %%explore"
                 raise UsageError(msg)
-            return value
-        try:
-            backend, model_name = registry.split_id(name, model or None)  # ollama:llama3.2
-        except ValueError as exc:
-            raise UsageError(one_line(exc)) from None
-        if backend not in names:
-            msg = (
-                f"unknown LLM backend {name!r}; choose one of: {', '.join(names)} "
-                "(or name a variable holding an LLM object)"
-            )
+            chosen = (args.llm, args.model, args.base_url, args.max_steps, args.timeout)
+            if isinstance(after.explorer, Explorer) and all(
+                c is None for c in (*chosen, args.db, args.use_index)
+            ):
+                return after.explorer, after
+        return self._explorer(self._spec(args, after)), after
+
+    def _spec(self, args: argparse.Namespace, after: ExplorationResult | None) -> RunSpec:
+        """The run's `RunSpec`: the options given over the configured defaults; a follow-up
+        (`after`) goes on in its folder, with its thread's backend, model and server."""
+        from fsnb.agent.spec import RunSpec
+
+        if args.max_steps is not None and args.max_steps < 1:
+            msg = f"--max-steps must be at least 1, not {args.max_steps}"
             raise UsageError(msg)
+        defaults = RunSpec(
+            max_steps=self.max_steps,
+            timeout_s=self.timeout_s,
+            db=self.db or None,
+            reveal_secrets=self.reveal_secrets,
+        )
+        if after is None:  # the configured backend is a default, never a follow-up's choice
+            defaults = replace(
+                defaults, llm=self.llm, model=self.model or None, base_url=self.base_url or None
+            )
+        spec = RunSpec.from_args(args, defaults)
+        if after is None:
+            spec = replace(spec, folder=_folder(args.folder, self.shell))
+        else:
+            spec = replace(spec, folder=after.folder, follow=after)
+        if isinstance(spec.llm, str) and (held := self._held_llm(spec.llm)) is not None:
+            spec = replace(spec, llm=held)
+        return spec
+
+    def _explorer(self, spec: RunSpec) -> Explorer:
+        """The spec's explorer, its runs recorded; what a user can fix is a `UsageError`."""
+        from fsnb.agent.spec import recording
+        from fsnb.llm import MissingKey, registry
+
         try:
-            return get_llm(backend, model=model_name, base_url=base_url or None)
+            backend = spec.backend()
+        except _fixable() as exc:
+            raise _usage_error(exc) from None
+        try:
+            return spec.explorer(observers=recording(spec.db), backend=backend)
         except MissingKey as exc:
-            variables = registry.key_variables(backend)
+            variables = registry.key_variables(backend.name)
             hint = f" (in a notebook: %env {variables[0]}=...)" if variables else ""
             raise UsageError(one_line(exc) + hint) from None
         except _fixable() as exc:
             raise _usage_error(exc) from None
+
+    def _held_llm(self, name: str) -> LLM | None:
+        """The LLM object held in the variable `name`, if it names one and no backend."""
+        from fsnb.llm import registry
+
+        if name.lower() in registry.names() or not name.isidentifier() or name not in self._ns:
+            return None
+        value = self._ns[name]
+        if not hasattr(value, "next_action"):
+            msg = f"--llm {name}: that variable holds no LLM backend (it has no next_action)"
+            raise UsageError(msg)
+        return value
 
 
 def _holds_llm(namespace: Mapping[str, Any], name: str) -> bool:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from fsnb.protocol import Action, CitedSource, ToolOutcome
+from fsnb.tools.payloads import Duplicates, Found
 
 #: Files an answer lists and cites at most.
 LISTED = 10
@@ -187,60 +188,65 @@ def file_answer(question: FileQuestion, outcome: ToolOutcome | None) -> Action:
         why = outcome.text if outcome else "the tool gave no result"
         return Action.stop(f"I could not look at the files: {why}\n\n{NOTE}", "Tool failed.")
     citations: list[CitedSource] = []
-    if question.kind == "duplicates":
-        lines = _duplicates(question, outcome.data, citations)
+    payload = outcome.payload
+    if isinstance(payload, Duplicates):
+        lines = _duplicates(question, payload, citations)
+    elif not isinstance(payload, Found):
+        return Action.stop(f"I could not look at the files.\n\n{NOTE}", "No file listing.")
     elif question.kind == "count":
-        lines = _count(question, outcome.data, citations)
+        lines = _count(question, payload, citations)
     else:
-        lines = _listing(question, outcome.data, citations)
+        lines = _listing(question, payload, citations)
     reason = f"Answered from {question.tool} with {len(citations)} cited files."
     return Action.stop("\n".join(lines) + f"\n\n{NOTE}", reason, citations)
 
 
-def _duplicates(question: FileQuestion, data: dict, citations: list[CitedSource]) -> list[str]:
-    groups = data.get("groups", [])
+def _duplicates(
+    question: FileQuestion, found: Duplicates, citations: list[CitedSource]
+) -> list[str]:
+    groups = found.groups
     if not groups:
         return [f"There are no duplicate {question.what}."]
     lines = [f"There are {len(groups)} groups of duplicate {question.what}:"]
     for group in groups[:LISTED]:
-        evidence = f"{size_evidence(group['size'])}; sha256: {group['sha256']}"
-        marks = [f"{p} {_cite(citations, p, evidence)}" for p in group["paths"][:LISTED]]
-        lines.append(f"- {len(group['paths'])} identical copies: " + ", ".join(marks))
+        evidence = f"{size_evidence(group.size)}; sha256: {group.sha256}"
+        marks = [f"{p} {_cite(citations, p, evidence)}" for p in group.paths[:LISTED]]
+        lines.append(f"- {len(group.paths)} identical copies: " + ", ".join(marks))
     return lines
 
 
-def _count(question: FileQuestion, data: dict, citations: list[CitedSource]) -> list[str]:
-    total = int(data.get("total", 0))
+def _count(question: FileQuestion, found: Found, citations: list[CitedSource]) -> list[str]:
+    total = found.total
     scope = question.arguments["scope"]
     types = question.arguments.get("file_types")
     evidence = f"files: {total}" + (f" ({types})" if types else "")
     lines = [f"There are {total} {question.what} {_cite(citations, scope, evidence)}."]
-    for row in data.get("results", [])[:LISTED]:
-        mark = _cite(citations, row["path"], size_evidence(row["size"]))
-        lines.append(f"- {row['path']} {mark}")
+    for row in found.results[:LISTED]:
+        mark = _cite(citations, row.path, size_evidence(row.size))
+        lines.append(f"- {row.path} {mark}")
     return lines
 
 
-def _listing(question: FileQuestion, data: dict, citations: list[CitedSource]) -> list[str]:
+def _listing(question: FileQuestion, found: Found, citations: list[CitedSource]) -> list[str]:
     """The files a superlative, size or date question asks for, each with its fact."""
-    rows = data.get("results", [])
+    rows = found.results
     if not rows:
         return [f"No {question.what} were found."]
     if question.kind in ("smallest", "oldest"):
         rows = rows[::-1]
     dated = question.kind in ("newest", "oldest", "dates")
     listing = question.kind in ("size", "dates")
-    lines = [f"{int(data.get('total', len(rows)))} {question.what}:"] if listing else []
+    lines = [f"{found.total} {question.what}:"] if listing else []
     for index, row in enumerate(rows[: LISTED if listing else 3]):
-        fact = f"modified {row['modified']}" if dated else f"{row['size']:,} bytes"
-        quote = f"modified: {row['modified']}" if dated else size_evidence(row["size"])
-        mark = _cite(citations, row["path"], quote)
+        fact = f"modified {row.modified}" if dated else f"{row.size:,} bytes"
+        quote = f"modified: {row.modified}" if dated else size_evidence(row.size)
+        mark = _cite(citations, row.path, quote)
         if listing:
-            lines.append(f"- {row['path']} ({fact}) {mark}")
+            lines.append(f"- {row.path} ({fact}) {mark}")
         elif index == 0:
-            lines.append(f"The {question.kind} file is **{row['path']}** ({fact}) {mark}.")
+            lines.append(f"The {question.kind} file is **{row.path}** ({fact}) {mark}.")
         else:
-            lines.append(f"- then {row['path']} ({fact}) {mark}")
+            lines.append(f"- then {row.path} ({fact}) {mark}")
     return lines
 
 

@@ -1,5 +1,6 @@
-"""What a run has done so far, from the typed outcomes of its turns (never their text):
-the documents a search found, and the characters of each document the reads showed."""
+"""What a run has done so far, from the typed payloads of its turns (never their text) and
+the traits their tools declare: the documents a search found, and the characters of each
+document the reads showed."""
 
 from __future__ import annotations
 
@@ -10,10 +11,9 @@ from typing import Any
 
 from fsnb.documents import Document
 from fsnb.protocol import Conversation, Turn
+from fsnb.tools import TOOLS
 from fsnb.tools.files import PAGE_CHARS
-
-#: Tools that show a range of a document's text.
-READS = frozenset({"parse_file", "read", "get_document"})
+from fsnb.tools.payloads import Hits, PageRead
 
 
 @dataclass
@@ -43,12 +43,23 @@ def scanned(turns: Sequence[Turn]) -> bool:
     return any(t.ok and t.action.tool == "scan_folder" for t in turns)
 
 
+def _payload(turn: Turn) -> object:
+    return turn.outcome.payload if turn.outcome else None
+
+
+def _reads(tool: str | None) -> str | None:
+    """The argument naming the file a tool reads in the read phase (None: it reads none)."""
+    traits = TOOLS.get(tool or "")
+    return traits.reads if traits is not None and traits.phase == "read" else None
+
+
 def search_hits(turns: list[Turn]) -> list[str] | None:
     """The documents the run's `semantic_search` found, best first (None: no search yet)."""
     for turn in turns:
         if turn.action.kind == "tool_call" and turn.action.tool == "semantic_search":
-            hits = turn.outcome.data.get("hits", []) if turn.outcome else []
-            return list(dict.fromkeys(str(hit["path"]) for hit in hits))
+            found = _payload(turn)
+            hits = found.hits if isinstance(found, Hits) else ()
+            return list(dict.fromkeys(hit.path for hit in hits))
     return None
 
 
@@ -61,11 +72,13 @@ def read_so_far(
     progress = Progress()
     for n, turn in enumerate([*earlier, *turns]):
         action = turn.action
-        if action.kind != "tool_call" or action.tool not in READS:
+        reads = _reads(action.tool) if action.kind == "tool_call" else None
+        if reads is None:
             continue
         args = action.arguments()
-        shown = turn.outcome.data if turn.outcome else {}
-        path = _known(str(shown.get("path") or args.get("path", "")), docs)
+        shown = _payload(turn)
+        shown = shown if isinstance(shown, PageRead) else None
+        path = _known(shown.path if shown else str(args.get(reads, "")), docs)
         progress.reads += n >= len(earlier)
         if not turn.ok or path not in docs:
             progress.failed.add(path)
@@ -85,11 +98,11 @@ def _known(path: str, docs: Mapping[str, Document]) -> str:
     return next((p for p in docs if Path(p) == Path(path)), path)
 
 
-def _range(shown: dict[str, Any], args: dict[str, Any], length: int) -> tuple[int, int]:
+def _range(shown: PageRead | None, args: dict[str, Any], length: int) -> tuple[int, int]:
     """(offset, end) of the text a read showed."""
+    if shown is not None:
+        return shown.offset, shown.end
     try:
-        if "offset" in shown and "end" in shown:
-            return int(shown["offset"]), int(shown["end"])
         offset = int(args.get("offset", 0))
         limit = int(args.get("limit", PAGE_CHARS))
     except (TypeError, ValueError):

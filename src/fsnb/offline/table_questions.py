@@ -34,6 +34,7 @@ from fsnb.offline.statements import table_cells
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
 from fsnb.scratchpad import sanitize
 from fsnb.text import STOPWORDS, stem, tokenize
+from fsnb.tools.payloads import Loaded, LoadedMany, Rows, TableInfo, Tables
 
 NOTE = "_(offline backend: computed in SQL over the documents' tables, no LLM)_"
 #: Rows an answer quotes at most, and rows the row query fetches for them.
@@ -154,7 +155,7 @@ def table_step(conversation: Conversation, corpus: Corpus) -> Action | None:
         return _load(corpus, listed, chosen)
     if not loaded.ok:
         return None
-    plan = Plan.of(ask, loaded.outcome.data if loaded.outcome else {})
+    plan = Plan.of(ask, loaded.outcome.payload if loaded.outcome else None)
     if plan is None:
         return None
     queries = [t for t in turns[turns.index(loaded) + 1 :] if t.action.tool == "query_data"]
@@ -191,10 +192,9 @@ def _turn(turns: Sequence[Turn], tool: str) -> Turn | None:
 
 
 def _rows(turn: Turn) -> list[dict[str, Any]]:
-    """A query step's result rows as dicts (its outcome's data)."""
-    data = turn.outcome.data if turn.outcome else {}
-    columns = data.get("columns", [])
-    return [dict(zip(columns, row, strict=True)) for row in data.get("rows", [])]
+    """A query step's result rows as dicts (its outcome's payload)."""
+    found = turn.outcome.payload if turn.outcome else None
+    return found.records() if isinstance(found, Rows) else []
 
 
 def _tabular_document(corpus: Corpus) -> str | None:
@@ -211,29 +211,31 @@ def _table_lines(text: str) -> int:
     return sum(1 for line in text.splitlines() if line.count(" | ") >= 1)
 
 
-def _choose_table(ask: Aggregate, turn: Turn) -> dict[str, Any] | None:
+def _choose_table(ask: Aggregate, turn: Turn) -> TableInfo | None:
     """The listed table that fits the question best: enough rows, a number column unless
     it counts, the most of the question's words in its caption and column names, then the
     most rows (the data, not a summary of it)."""
-    tables = (turn.outcome.data if turn.outcome and turn.ok else {}).get("tables", [])
+    listed = turn.outcome.payload if turn.outcome and turn.ok else None
+    tables = listed.tables if isinstance(listed, Tables) else ()
     stems = {stem(w) for w in ask.words}
     best, best_key = None, None
     for table in tables:
-        kinds = list(table["columns"].values())
+        kinds = list(table.columns.values())
         numeric = any(k.startswith(_NUMERIC) for k in kinds)
-        if table["rows"] < MIN_TABLE_ROWS or not (numeric or ask.func == "count"):
+        if table.rows < MIN_TABLE_ROWS or not (numeric or ask.func == "count"):
             continue
-        label = " ".join([table.get("caption") or "", *table["columns"]])
-        key = (len(stems & set(tokenize(label))), table["rows"])
+        label = " ".join([table.caption or "", *table.columns])
+        key = (len(stems & set(tokenize(label))), table.rows)
         if best_key is None or key > best_key:
             best, best_key = table, key
     return best
 
 
-def _load(corpus: Corpus, listed: Turn, table: dict[str, Any]) -> Action:
+def _load(corpus: Corpus, listed: Turn, table: TableInfo) -> Action:
     """Load the chosen table from its document and every other with the same header."""
-    source = listed.outcome.data["path"] if listed.outcome else ""
-    columns = [str(c) for c in table["columns"]]
+    tables = listed.outcome.payload if listed.outcome else None
+    source = tables.path if isinstance(tables, Tables) else ""
+    columns = [str(c) for c in table.columns]
     header = " | ".join(columns)
     same = [
         p
@@ -242,11 +244,11 @@ def _load(corpus: Corpus, listed: Turn, table: dict[str, Any]) -> Action:
         and any("|" in line and table_cells(line) == columns for line in doc.text.splitlines())
     ]
     paths = [source, *sorted(same)][:MAX_DOCUMENTS]
-    caption = table.get("caption") or ""
+    caption = table.caption or ""
     name = sanitize(caption) if caption and len(caption.split()) <= 3 else "extracted"
     if len(paths) == 1:
-        reason = f"Load: table {table['index']} of {source} into the scratchpad as {name}."
-        return Action.call("load_table", reason, path=source, table=table["index"], name=name)
+        reason = f"Load: table {table.index} of {source} into the scratchpad as {name}."
+        return Action.call("load_table", reason, path=source, table=table.index, name=name)
     reason = (
         f"Load: {len(paths)} documents hold a table headed '{header}'; load each into the "
         f"scratchpad table {name}."
@@ -274,10 +276,13 @@ class Plan:
     values: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @classmethod
-    def of(cls, ask: Aggregate, loaded: Mapping[str, Any]) -> Plan | None:
-        """The plan over the table a load step made, None when it cannot compute `ask`."""
-        columns = {c: k for c, k in loaded.get("columns", {}).items() if c not in _PROVENANCE}
-        table = loaded.get("table")
+    def of(cls, ask: Aggregate, loaded: object) -> Plan | None:
+        """The plan over the table a load step made (its payload), None when it cannot
+        compute `ask`."""
+        if not isinstance(loaded, Loaded | LoadedMany):
+            return None
+        columns = {c: k for c, k in (loaded.columns or {}).items() if c not in _PROVENANCE}
+        table = loaded.table
         if not table or not columns:
             return None
         numbers = [c for c, k in columns.items() if k.startswith(_NUMERIC)]
@@ -289,7 +294,7 @@ class Plan:
         if measure is None and ask.func != "count":
             return None
         date = next((c for c, k in columns.items() if k.startswith(_DATES)), None)
-        files = [path_words(str(p)) for p in loaded.get("read", [])]
+        files = [path_words(str(p)) for p in loaded.read]
         names = set(tokenize(" ".join([table, *columns, *files]).replace("_", " ")))
         words = tuple(w for w in ask.words if stem(w) not in names)
         return cls(ask, table, columns, measure, date, words, about=len(words) < len(ask.words))
@@ -403,7 +408,8 @@ def answer(plan: Plan, figures: Turn, rows: Turn, corpus: Corpus) -> Action:
     listed = _rows(rows)
     quotes = [_quote(corpus, row, plan) for row in listed]
     symbol = _symbol(q for q, _ in quotes)
-    sql = figures.outcome.data.get("sql", "") if figures.outcome else ""
+    found = figures.outcome.payload if figures.outcome else None
+    sql = found.sql if isinstance(found, Rows) else ""
     result = _rows(figures)[0]
     scope = plan.described()
     where = f" where {scope}" if scope else ""

@@ -17,13 +17,17 @@ from fsnb.protocol.conversation import (
     StructuredLLM,
     Turn,
 )
+from fsnb.protocol.model import ChatModel, Completion
 from fsnb.protocol.outcome import ToolOutcome
+from fsnb.protocol.usage import Tokens
 
 __all__ = [
     "LLM",
     "Action",
     "ActionKind",
+    "ChatModel",
     "CitedSource",
+    "Completion",
     "Conversation",
     "Documents",
     "Exchange",
@@ -34,6 +38,7 @@ __all__ = [
     "Notify",
     "Reply",
     "StructuredLLM",
+    "Tokens",
     "ToolArg",
     "ToolOutcome",
     "Turn",

@@ -10,6 +10,7 @@ from fsnb.errors import FsnbError
 from fsnb.protocol.action import Action
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.protocol.receipts import SHORT, exchange_receipt, receipt
+from fsnb.protocol.usage import NO_TOKENS, Tokens
 
 if TYPE_CHECKING:
     from fsnb.documents.model import Document
@@ -18,23 +19,12 @@ if TYPE_CHECKING:
 class LLMError(FsnbError):
     """The LLM could not give a usable reply (after retries).
 
-    Token counts of the calls that were made before giving up are kept, so they are billed.
+    The tokens of the calls that were made before giving up are kept, so they are billed.
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        prompt_tokens: int = 0,
-        completion_tokens: int = 0,
-        thinking_tokens: int = 0,
-        cached_tokens: int = 0,
-    ) -> None:
+    def __init__(self, message: str, *, tokens: Tokens = NO_TOKENS) -> None:
         super().__init__(message)
-        self.prompt_tokens = prompt_tokens
-        self.completion_tokens = completion_tokens
-        self.thinking_tokens = thinking_tokens
-        self.cached_tokens = cached_tokens
+        self.tokens = tokens
 
 
 class MissingKey(LLMError):
@@ -153,25 +143,18 @@ class Conversation:
 
 @dataclass
 class Reply:
-    """A backend's reply: the next action and what the call cost in tokens
-    (`cached_tokens`: the part of `prompt_tokens` served from the provider's cache)."""
+    """A backend's reply: the next action and what the calls for it cost."""
 
     action: Action
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    thinking_tokens: int = 0
-    cached_tokens: int = 0
+    tokens: Tokens = NO_TOKENS
 
 
 @dataclass
 class JsonReply:
-    """A structured-output reply: the JSON value and what the calls cost in tokens."""
+    """A structured-output reply: the JSON value and what the calls for it cost."""
 
     value: Any
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    thinking_tokens: int = 0
-    cached_tokens: int = 0
+    tokens: Tokens = NO_TOKENS
 
 
 Notify = Callable[[str], None]

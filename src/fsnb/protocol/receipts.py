@@ -2,14 +2,16 @@
 
 A receipt says which call it was, what it showed (the character range and pages of a
 paged read, the files a scan listed), the few lines that matter most for the question,
-and that calling it again shows it all. Pure functions over text; nothing is lost, since
-the turn itself keeps the full result.
+and that calling it again shows it all. What it showed comes from the outcome's payload
+(the shapes `Paged` and `Listing` below, which `fsnb.tools.payloads.PageRead` and `Scanned`
+fill), never from the text. Pure functions; nothing is lost, since the turn itself keeps
+the full result.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from fsnb.protocol.conversation import Exchange, Turn
@@ -24,14 +26,31 @@ SHORT = 400
 #: Characters of an earlier answer a follow-up sees.
 ANSWER_CHARS = 1_200
 
+#: Words of a question (a regex over the question and the lines a receipt weighs, never
+#: for what a result showed: that is its payload's).
 _WORD = re.compile(r"[a-z0-9$%][a-z0-9$%.,'-]*[a-z0-9%]|[a-z0-9]", re.I)
-_PAGE = re.compile(r"^\[page (\d+)\]$")
-_LISTED = re.compile(r"^=== (.+?) — ", re.M)
 _STOP = frozenset(
     "the and for with that this what which who whom whose when where why how does did are was "
     "were has have had its from into about under over than then them they their there these "
     "those will would shall should can could may might must not any all each per our your".split()
 )
+
+
+@runtime_checkable
+class Paged(Protocol):
+    """A payload of a paged read: the characters shown and the pages marked in its text."""
+
+    offset: int
+    end: int
+    total: int
+    pages: tuple[int, ...]
+
+
+@runtime_checkable
+class Listing(Protocol):
+    """A payload of a scan: the files it listed."""
+
+    listed: tuple[str, ...]
 
 
 def question_words(text: str) -> set[str]:
@@ -51,7 +70,7 @@ def receipt(turn: Turn, question: str) -> str:
         f"[receipt of {call}{status}: its {len(turn.result):,}-character result is left out "
         f"here to save context{shown}. Call it again to see it all.]"
     )
-    lines = mattering_lines(turn.result, question_words(question))
+    lines = mattering_lines(turn.result, question_words(question), _pages(turn))
     if not lines:
         return head
     kept = "\n".join(f"  p.{page}: {line}" if page else f"  {line}" for page, line in lines)
@@ -72,30 +91,42 @@ def exchange_receipt(number: int, exchange: Exchange) -> str:
     )
 
 
+def _pages(turn: Turn) -> tuple[int, ...]:
+    """The pages a paged read marked in its text (none for any other result)."""
+    payload = turn.outcome.payload if turn.outcome else None
+    return payload.pages if isinstance(payload, Paged) else ()
+
+
 def _what_it_showed(turn: Turn) -> str:
-    data = turn.outcome.data if turn.outcome else {}
+    payload = turn.outcome.payload if turn.outcome else None
     parts = []
-    if {"offset", "end", "total"} <= data.keys():
-        parts.append(f"characters {data['offset']:,}-{data['end']:,} of {data['total']:,}")
-    pages = sorted({int(m.group(1)) for m in map(_PAGE.match, turn.result.splitlines()) if m})
-    if pages:
-        parts.append(f"pages {pages[0]}-{pages[-1]}" if len(pages) > 1 else f"page {pages[0]}")
-    listed = _LISTED.findall(turn.result)
-    if listed:
+    if isinstance(payload, Paged):
+        parts.append(f"characters {payload.offset:,}-{payload.end:,} of {payload.total:,}")
+        pages = sorted(set(payload.pages))
+        if pages:
+            many = len(pages) > 1
+            parts.append(f"pages {pages[0]}-{pages[-1]}" if many else f"page {pages[0]}")
+    if isinstance(payload, Listing) and (listed := payload.listed):
         more = f" and {len(listed) - LISTED} more" if len(listed) > LISTED else ""
         parts.append(f"{len(listed)} files: {', '.join(listed[:LISTED])}{more}")
     return f" ({'; '.join(parts)})" if parts else ""
 
 
-def mattering_lines(text: str, words: set[str]) -> list[tuple[int | None, str]]:
+def mattering_lines(
+    text: str, words: set[str], pages: tuple[int, ...] = ()
+) -> list[tuple[int | None, str]]:
     """Up to `KEPT_LINES` (page, line) pairs sharing the most `words` (two at least), in
-    reading order; each line cut to `LINE_CHARS`."""
+    reading order; each line cut to `LINE_CHARS`. `pages`: those whose `[page N]` lines
+    the tool wrote into `text` (its payload says which), each line's page from the last
+    of them above it; a text without marks, or a `[page N]` line a file itself holds,
+    gives no pages."""
+    marks = {f"[page {page}]": page for page in pages}
     scored: list[tuple[int, int, int | None, str]] = []
     page: int | None = None
     for index, raw in enumerate(text.splitlines()):
         line = raw.strip()
-        if mark := _PAGE.match(line):
-            page = int(mark.group(1))
+        if line in marks:
+            page = marks[line]
             continue
         hits = len(question_words(line) & words)
         if hits >= 2:

@@ -2,8 +2,8 @@
 of a reply (into an `Action`, or any JSON value checked against a schema), and the loop that
 re-asks with the error fed back.
 
-A chat backend supplies one function, `ask(messages) -> Completion` (transport, retries,
-usage); `ask_for_json` (and `ask_for_action` on it) does the rest.
+`ask_for_json` (and `ask_for_action` on it) runs over one function, `ask(messages) ->
+Completion`; `fsnb.llm.chat.ChatPolicy`, its one caller, makes that of a `ChatModel`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
@@ -19,6 +18,8 @@ from pydantic import ValidationError
 from fsnb.errors import one_line
 from fsnb.protocol.action import Action
 from fsnb.protocol.conversation import JsonReply, LLMError, Message, Notify, Reply
+from fsnb.protocol.model import Completion
+from fsnb.protocol.usage import NO_TOKENS
 
 T = TypeVar("T")
 
@@ -40,11 +41,12 @@ def _without_defaults(schema: Any) -> Any:
 ACTION_SCHEMA: dict[str, Any] = _without_defaults(Action.model_json_schema())
 
 
-def schema_instruction() -> str:
+def schema_instruction(schema: dict[str, Any] = ACTION_SCHEMA) -> str:
     """The schema as words, for a model that can be held to JSON but not to a schema."""
+    value = "object" if schema.get("type") == "object" else "value"
     return (
-        "Reply with exactly one JSON object, and nothing else, that matches this JSON "
-        f"schema of an Action:\n{json.dumps(ACTION_SCHEMA, separators=(',', ':'))}"
+        f"Reply with exactly one JSON {value}, and nothing else, that matches this JSON "
+        f"schema:\n{json.dumps(schema, separators=(',', ':'))}"
     )
 
 
@@ -107,19 +109,6 @@ def feedback(problem: str, what: str = "Action") -> str:
     return f"Your reply was not a valid {what}: {problem}. Reply with one JSON {what}."
 
 
-@dataclass
-class Completion:
-    """One call's reply text and its tokens. `problem` is what the backend already knows
-    is wrong with the reply (blocked, cut off); None lets `read_action` judge it."""
-
-    text: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    thinking_tokens: int = 0
-    cached_tokens: int = 0  # of prompt_tokens, served from the provider's prompt cache
-    problem: str | None = None
-
-
 Ask = Callable[[list[Message]], Completion]
 
 
@@ -141,39 +130,22 @@ def ask_for_json(
     summed into the JsonReply, or into the LLMError raised when no valid reply came.
     """
     messages = list(messages)
-    tokens = [0, 0, 0, 0]
-
-    def failed(message: str) -> LLMError:
-        return LLMError(
-            message,
-            prompt_tokens=tokens[0],
-            completion_tokens=tokens[1],
-            thinking_tokens=tokens[2],
-            cached_tokens=tokens[3],
-        )
-
+    tokens = NO_TOKENS
     for attempt in range(max_invalid + 1):
         try:
             completion = ask(messages)
         except LLMError as exc:  # keep the tokens of the replies that came before
-            tokens[0] += exc.prompt_tokens
-            tokens[1] += exc.completion_tokens
-            tokens[2] += exc.thinking_tokens
-            tokens[3] += exc.cached_tokens
-            raise failed(str(exc)) from None
-        tokens[0] += completion.prompt_tokens
-        tokens[1] += completion.completion_tokens
-        tokens[2] += completion.thinking_tokens
-        tokens[3] += completion.cached_tokens
+            raise LLMError(str(exc), tokens=tokens + exc.tokens) from None
+        tokens += completion.tokens
         problem = completion.problem
         if problem is None:
             try:
-                return JsonReply(read(completion.text), *tokens)
+                return JsonReply(read(completion.text), tokens)
             except InvalidReply as exc:
                 problem = str(exc)
         if attempt == max_invalid:
             msg = f"{backend}: no valid {what} after {attempt + 1} replies; last: {problem}"
-            raise failed(msg)
+            raise LLMError(msg, tokens=tokens)
         notify(f"{backend}: invalid reply ({problem}), asking again {attempt + 1}/{max_invalid}")
         if completion.text.strip():
             messages.append(Message("assistant", completion.text))
@@ -188,10 +160,4 @@ def ask_for_action(
     reply = ask_for_json(
         ask, messages, notify, read=read_action, backend=backend, max_invalid=max_invalid
     )
-    return Reply(
-        reply.value,
-        reply.prompt_tokens,
-        reply.completion_tokens,
-        reply.thinking_tokens,
-        reply.cached_tokens,
-    )
+    return Reply(reply.value, reply.tokens)

@@ -40,6 +40,11 @@ NAVIGATOR_TOOLS = [
     bookmark,
     compare_files,
 ]
+#: Every built-in tool by name, with its declared traits (`Tool.phase`, `.reads`,
+#: `.parses`) and payload type (`Tool.payload`).
+TOOLS: dict[str, Tool] = {
+    t.name: t for t in FILE_TOOLS + NAVIGATOR_TOOLS + INDEX_TOOLS + SCRATCH_TOOLS + EXTRACTION_TOOLS
+}
 
 
 def file_registry() -> Registry:
@@ -64,6 +69,7 @@ __all__ = [
     "INDEX_TOOLS",
     "NAVIGATOR_TOOLS",
     "SCRATCH_TOOLS",
+    "TOOLS",
     "Registry",
     "Tool",
     "ToolContext",

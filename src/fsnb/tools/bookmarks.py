@@ -8,6 +8,7 @@ from fsnb.index import bookmarks
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import shown
 from fsnb.tools.context import ToolContext
+from fsnb.tools.payloads import Bookmark, Bookmarks
 from fsnb.tools.registry import tool
 
 Action = Literal["add", "remove", "list"]
@@ -16,7 +17,7 @@ Action = Literal["add", "remove", "list"]
 @tool
 def bookmark(
     action: Action = "list", path: str | None = None, *, ctx: ToolContext, label: str | None = None
-) -> ToolOutcome:
+) -> ToolOutcome[Bookmarks]:
     """Add, remove or list the folder's bookmarks: paths kept with a label.
 
     Adding a bookmarked path again changes its label. The list says which paths are gone.
@@ -44,30 +45,32 @@ def bookmark(
             text = f"Removed the bookmark of {shown(rel)}."
         else:
             text = f"No bookmark for {shown(rel)}."
-            return ToolOutcome.failure(text, bookmarks=_rows(ctx))
-        return ToolOutcome(text, data={"bookmarks": _rows(ctx)})
+            return ToolOutcome.failure(text, _rows(ctx))
+        return ToolOutcome(text, payload=_rows(ctx))
     rows = _rows(ctx)
-    if not rows:
-        return ToolOutcome("No bookmarks in this folder.", data={"bookmarks": []})
-    lines = [f"{len(rows)} bookmarks:"]
-    for row in rows:
-        label_text = f" - {row['label']}" if row["label"] else ""
-        gone = "" if row["exists"] else "  [missing: no longer exists]"
-        lines.append(f"  {row['path']}{label_text}  (added {row['created']}){gone}")
-    return ToolOutcome("\n".join(lines), data={"bookmarks": rows})
+    if not rows.bookmarks:
+        return ToolOutcome("No bookmarks in this folder.", payload=rows)
+    lines = [f"{len(rows.bookmarks)} bookmarks:"]
+    for row in rows.bookmarks:
+        label_text = f" - {row.label}" if row.label else ""
+        gone = "" if row.exists else "  [missing: no longer exists]"
+        lines.append(f"  {row.path}{label_text}  (added {row.created}){gone}")
+    return ToolOutcome("\n".join(lines), payload=rows)
 
 
-def _rows(ctx: ToolContext) -> list[dict[str, object]]:
+def _rows(ctx: ToolContext) -> Bookmarks:
     root = ctx.sandbox.root
-    return [
-        {
-            "path": shown(b.path),
-            "label": b.label,
-            "created": f"{b.created_at:%Y-%m-%d %H:%M}",
-            "exists": (root / b.path).exists(),
-        }
-        for b in bookmarks.listing(ctx.store, ctx.root)
-    ]
+    return Bookmarks(
+        tuple(
+            Bookmark(
+                shown(b.path),
+                b.label,
+                f"{b.created_at:%Y-%m-%d %H:%M}",
+                (root / b.path).exists(),
+            )
+            for b in bookmarks.listing(ctx.store, ctx.root)
+        )
+    )
 
 
 __all__ = ["bookmark"]

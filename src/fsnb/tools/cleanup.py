@@ -8,16 +8,19 @@ from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
+from fsnb.tools.payloads import DuplicateGroup, Duplicates, Unreadable
 from fsnb.tools.registry import tool
 
-#: Groups of copies the text lists; the data holds them all.
+#: Groups of copies the text lists; the payload holds them all.
 GROUPS_SHOWN = 30
 #: Paths of one group the text lists.
 PATHS_SHOWN = 10
 
 
 @tool
-def find_duplicates(path: str = ".", *, ctx: ToolContext, min_size: int = 1) -> ToolOutcome:
+def find_duplicates(
+    path: str = ".", *, ctx: ToolContext, min_size: int = 1
+) -> ToolOutcome[Duplicates]:
     """Find files with identical content: grouped by size, then by sha256 hash.
 
     Lists the groups that waste the most space first, with what deleting the copies frees.
@@ -33,7 +36,7 @@ def find_duplicates(path: str = ".", *, ctx: ToolContext, min_size: int = 1) -> 
     box = ctx.sandbox
     base = box.relative(box.existing(path, "folder"))
     where = indexed(ctx.store, ctx.root)
-    found = duplicates.find(ctx.store, box, base, min_size, where)
+    found = duplicates.find(ctx.store, box, base, min_size, where, check=ctx.check)
     source = "index" if where else "walk"
     about = where.source() if where else "from a walk"
     copies = sum(len(g.paths) - 1 for g in found.groups)
@@ -61,17 +64,14 @@ def find_duplicates(path: str = ".", *, ctx: ToolContext, min_size: int = 1) -> 
     if found.unreadable:
         lines.append(f"\nCould not read {len(found.unreadable)} files:")
         lines += [f"  {shown(rel)}: {why}" for rel, why in found.unreadable[:PATHS_SHOWN]]
-    data = {
-        "groups": [
-            {"size": g.size, "sha256": g.sha256, "paths": [shown(p) for p in g.paths]}
-            for g in found.groups
-        ],
-        "wasted": found.wasted,
-        "source": source,
-        "hashed": found.hashed,
-        "unreadable": [{"path": shown(rel), "why": why} for rel, why in found.unreadable],
-    }
-    return ToolOutcome("\n".join(lines), data=data)
+    payload = Duplicates(
+        tuple(DuplicateGroup(g.size, g.sha256, tuple(map(shown, g.paths))) for g in found.groups),
+        found.wasted,
+        source,
+        found.hashed,
+        tuple(Unreadable(shown(rel), why) for rel, why in found.unreadable),
+    )
+    return ToolOutcome("\n".join(lines), payload=payload)
 
 
 __all__ = ["find_duplicates"]

@@ -15,6 +15,7 @@ from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import open_file, shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
+from fsnb.tools.payloads import Comparison
 from fsnb.tools.registry import tool
 
 #: Diff lines shown before the cut marker.
@@ -53,7 +54,7 @@ def _text(file: Path, root: Path) -> tuple[list[str] | None, bool]:
 
 
 @tool
-def compare_files(path1: str, path2: str, *, ctx: ToolContext) -> ToolOutcome:
+def compare_files(path1: str, path2: str, *, ctx: ToolContext) -> ToolOutcome[Comparison]:
     """Compare two files: a unified diff of their text and a one-line summary.
 
     Documents such as PDF or DOCX are compared by their parsed text, sentence by
@@ -69,10 +70,9 @@ def compare_files(path1: str, path2: str, *, ctx: ToolContext) -> ToolOutcome:
     names = [shown(box.relative(f)) for f in files]
     hashes = [file_sha256(f, box.root) for f in files]
     sizes = f"sizes {human_size(hashes[0][1])} vs {human_size(hashes[1][1])}"
-    data = {"same": hashes[0][0] == hashes[1][0], "added": 0, "removed": 0}
-    if data["same"]:
+    if hashes[0][0] == hashes[1][0]:
         summary = f"{names[0]} and {names[1]} are identical ({human_size(hashes[0][1])})."
-        return ToolOutcome(summary, data={"summary": summary, **data})
+        return ToolOutcome(summary, payload=Comparison(summary, True, 0, 0))
     (lines1, doc1), (lines2, doc2) = (_text(f, box.root) for f in files)
     if lines1 is None or lines2 is None:
         summary = (
@@ -80,25 +80,21 @@ def compare_files(path1: str, path2: str, *, ctx: ToolContext) -> ToolOutcome:
             f"{hashes[1][0][:12]}); not compared line by line: "
             f"{names[0] if lines1 is None else names[1]} is binary or unreadable as text."
         )
-        return ToolOutcome(summary, data={"summary": summary, **data})
+        return ToolOutcome(summary, payload=Comparison(summary, False, 0, 0))
     diff = list(difflib.unified_diff(lines1, lines2, names[0], names[1], lineterm=""))
     body = diff[2:]
-    data["added"] = sum(line.startswith("+") for line in body)
-    data["removed"] = sum(line.startswith("-") for line in body)
-    data["same"] = not body
+    added = sum(line.startswith("+") for line in body)
+    removed = sum(line.startswith("-") for line in body)
     how = "parsed text" if doc1 or doc2 else "text"
     if not body:
         summary = f"{names[0]} and {names[1]} have the same {how} ({sizes})."
-        return ToolOutcome(summary, data={"summary": summary, **data})
-    summary = (
-        f"{names[0]} vs {names[1]} ({how}): {data['added']} lines added, "
-        f"{data['removed']} removed ({sizes})."
-    )
+        return ToolOutcome(summary, payload=Comparison(summary, True, added, removed))
+    summary = f"{names[0]} vs {names[1]} ({how}): {added} lines added, {removed} removed ({sizes})."
     shown_diff = [shown(line) for line in diff[:DIFF_LINES]]
     if len(diff) > DIFF_LINES:
         shown_diff.append(f"[diff cut at {DIFF_LINES} lines: {len(diff) - DIFF_LINES} more]")
     text = summary + "\n\n" + "\n".join(shown_diff)
-    return ToolOutcome(text, data={"summary": summary, **data})
+    return ToolOutcome(text, payload=Comparison(summary, False, added, removed))
 
 
 __all__ = ["compare_files"]

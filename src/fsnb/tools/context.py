@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
+import time
 
+from fsnb.errors import Cancelled
 from fsnb.index.store import Store
 from fsnb.llm.masked import masked
 from fsnb.protocol import LLM
+from fsnb.protocol.usage import Tokens
 from fsnb.scratchpad import Scratchpad
 from fsnb.security import Sandbox
 
@@ -21,6 +25,11 @@ class ToolContext:
     """The folder being explored (a path or its `Sandbox`), the index database (None: the
     default one) and the run's LLM (None: tools that need one refuse), behind the secret
     mask unless `reveal_secrets` (`fsnb.llm.masked`): a tool reaches a model no other way."""
+
+    #: The run's deadline (`time.monotonic()`) and cancel flag, set by the loop; `check`
+    #: reads them (None: no limit).
+    deadline: float | None = None
+    cancelled: threading.Event | None = None
 
     def __init__(
         self,
@@ -33,20 +42,30 @@ class ToolContext:
         self._root = root
         self.db = os.fspath(db) if db else None
         self.llm = None if llm is None else masked(llm, reveal=reveal_secrets)
-        #: (prompt, completion, thinking) tokens of each LLM call made by a tool, until
-        #: the run takes them into its usage (`take_spent`).
-        self.spent: list[tuple[int, int, int]] = []
+        #: The tokens of each LLM call made by a tool, until the run takes them into its
+        #: usage (`take_spent`).
+        self.spent: list[Tokens] = []
 
-    def spend(self, prompt: int, completion: int, thinking: int) -> None:
+    def spend(self, tokens: Tokens) -> None:
         """Record the tokens of one LLM call a tool made."""
-        self.spent.append((prompt, completion, thinking))
+        self.spent.append(tokens)
 
-    def take_spent(self) -> list[tuple[int, int, int]]:
+    def take_spent(self) -> list[Tokens]:
         """The calls recorded since the last take, and forget them."""
         taken = []
         while self.spent:  # pop, not copy-and-clear: a tool's thread may still be adding
             taken.append(self.spent.pop(0))
         return taken
+
+    def check(self) -> None:
+        """`Cancelled` once the run was cancelled or its deadline passed: long tools call it
+        between documents or batches, so that a run given up on stops working."""
+        if self.cancelled is not None and self.cancelled.is_set():
+            msg = "the run was cancelled"
+            raise Cancelled(msg)
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            msg = "the run's time limit passed"
+            raise Cancelled(msg)
 
     def __repr__(self) -> str:
         root = self._root.root if isinstance(self._root, Sandbox) else self._root

@@ -18,9 +18,18 @@ import pandas as pd
 from fsnb.errors import FsnbError, one_line
 from fsnb.extract import load, rows
 from fsnb.extract.tables import ExtractedTable
-from fsnb.protocol.outcome import ToolOutcome
+from fsnb.protocol.outcome import ToolOutcome, from_data
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import paths_argument
+from fsnb.tools.payloads import (
+    Extracted,
+    Loaded,
+    LoadedMany,
+    LoadFailure,
+    TableInfo,
+    TableLoad,
+    Tables,
+)
 from fsnb.tools.registry import tool
 
 #: Rows shown of each table.
@@ -41,25 +50,25 @@ def _cell(value: Any) -> Any:
     return value.item() if hasattr(value, "item") else value
 
 
-def _described(table: ExtractedTable) -> dict[str, Any]:
+def _described(table: ExtractedTable) -> TableInfo:
     frame = table.frame
     types = list(load.column_types(frame).values())[len(load.PROVENANCE) :]
     head = frame.head(HEAD_ROWS)
-    return {
-        "index": table.index,
-        "page": table.page,
-        "where": table.where,
-        "caption": table.caption,
-        "rows": len(frame),
-        "columns": dict(zip(map(str, frame.columns), types, strict=True)),
-        "head": [
+    return TableInfo(
+        table.index,
+        table.page,
+        table.where,
+        table.caption,
+        len(frame),
+        dict(zip(map(str, frame.columns), types, strict=True)),
+        tuple(
             dict(zip(map(str, frame.columns), map(_cell, row), strict=True)) for row in head.values
-        ],
-    }
+        ),
+    )
 
 
 @tool
-def extract_tables(path: str, *, ctx: ToolContext) -> ToolOutcome:
+def extract_tables(path: str, *, ctx: ToolContext) -> ToolOutcome[Tables]:
     """List the tables of a document (PDF, DOCX, XLSX, CSV, HTML, ...) with typed columns.
 
     Shows each table's index, page, caption, size, column types and first rows; load one
@@ -71,32 +80,34 @@ def extract_tables(path: str, *, ctx: ToolContext) -> ToolOutcome:
     target = ctx.sandbox.existing(path, "file")
     source = ctx.sandbox.relative(target)
     extracted = load.document_tables(target, ctx.sandbox)
-    tables = [_described(t) for t in extracted]
-    left_out = list(getattr(extracted, "notes", ()))  # what a limit left out
+    tables = tuple(_described(t) for t in extracted)
+    left_out = tuple(getattr(extracted, "notes", ()))  # what a limit left out
     notes = [f"[{note}]" for note in left_out]
-    data = {"path": source, "tables": tables, "read": [source], "notes": left_out}
+    payload = Tables(source, tables, (source,), left_out)
     if not tables:
-        return ToolOutcome("\n".join([f"No tables found in {source}.", *notes]), data=data)
+        return ToolOutcome("\n".join([f"No tables found in {source}.", *notes]), payload=payload)
     lines = [f"{len(tables)} table{'s' * (len(tables) != 1)} in {source}:", *notes]
     for table, found in zip(tables, extracted, strict=True):
-        where = f", {table['where']}" if table["where"] else ""
-        caption = f' "{table["caption"]}"' if table["caption"] else ""
-        named = list(table["columns"].items())
+        where = f", {table.where}" if table.where else ""
+        caption = f' "{table.caption}"' if table.caption else ""
+        named = list(table.columns.items())
         columns = ", ".join(f"{c} {k}" for c, k in named[:SHOW_COLUMNS])
         if len(named) > SHOW_COLUMNS:
             columns += f", and {len(named) - SHOW_COLUMNS:,} more"
         lines.append(
-            f"\nTable {table['index']}{where}{caption}: {table['rows']:,} rows x "
-            f"{len(table['columns'])} columns ({columns})"
+            f"\nTable {table.index}{where}{caption}: {table.rows:,} rows x "
+            f"{len(table.columns)} columns ({columns})"
         )
         head = found.raw.iloc[:HEAD_ROWS, :SHOW_COLUMNS]
         if not head.empty:
             lines.append(head.to_string(index=False, max_colwidth=CELL_CHARS))
-    return ToolOutcome("\n".join(lines), data=data)
+    return ToolOutcome("\n".join(lines), payload=payload)
 
 
 @tool
-def load_table(path: str, table: int | str, name: str, *, ctx: ToolContext) -> ToolOutcome:
+def load_table(
+    path: str, table: int | str, name: str, *, ctx: ToolContext
+) -> ToolOutcome[Loaded | LoadedMany]:
     """Load a table of one or many documents into a scratchpad table, each row with its
     provenance.
 
@@ -114,24 +125,25 @@ def load_table(path: str, table: int | str, name: str, *, ctx: ToolContext) -> T
     paths = paths_argument(ctx.sandbox, path)
     if len(paths) == 1:
         report = load.load_table(ctx.store, ctx.sandbox, paths[0], table, name)
-        data = dataclasses.asdict(report) | {"read": [report.source_file]}
-        return ToolOutcome(report.summary(), data=data)
+        loaded = from_data(Loaded, dataclasses.asdict(report) | {"read": [report.source_file]})
+        return ToolOutcome(report.summary(), payload=loaded)
     reports, failed = [], []
     for source in paths:
+        ctx.check()  # between documents: a cancelled or timed-out run stops here
         try:
             reports.append(load.load_table(ctx.store, ctx.sandbox, source, table, name))
         except (FsnbError, OSError) as exc:
-            failed.append({"path": source, "error": one_line(exc, 200)})
+            failed.append(LoadFailure(source, one_line(exc, 200)))
     lines = [f"- {r.source_file}: {_loaded(r)}" for r in reports]
-    lines += [f"- {f['path']}: not loaded: {f['error']}" for f in failed]
-    data = {
-        "loaded": [dataclasses.asdict(r) for r in reports],
-        "failed": failed,
-        "read": [r.source_file for r in reports],
-    }
+    lines += [f"- {f.path}: not loaded: {f.error}" for f in failed]
+    many = LoadedMany(
+        tuple(from_data(TableLoad, dataclasses.asdict(r)) for r in reports),
+        tuple(failed),
+        tuple(r.source_file for r in reports),
+    )
     if not reports:
         head = f"error: no table loaded from the {len(paths)} documents:"
-        return ToolOutcome("\n".join([head, *lines]), ok=False, data=data)
+        return ToolOutcome("\n".join([head, *lines]), ok=False, payload=many)
     last = reports[-1]
     columns = ", ".join(f"{c} {k}" for c, k in last.columns.items())
     added = sum(r.added for r in reports)
@@ -139,14 +151,16 @@ def load_table(path: str, table: int | str, name: str, *, ctx: ToolContext) -> T
         f"Loaded {added:,} rows from {len(reports)} of {len(paths)} documents into table "
         f"{last.table} (now {last.rows:,} rows; columns: {columns}):"
     )
-    data.update(table=last.table, rows=last.rows, columns=last.columns, added=added)
-    return ToolOutcome("\n".join([head, *lines]), data=data)
+    many = dataclasses.replace(
+        many, table=last.table, rows=last.rows, columns=last.columns, added=added
+    )
+    return ToolOutcome("\n".join([head, *lines]), payload=many)
 
 
 @tool
 def extract_rows(
     table: str, paths: str, instructions: str = "", *, ctx: ToolContext
-) -> ToolOutcome:
+) -> ToolOutcome[Extracted]:
     """Read rows of a scratchpad table out of documents' prose (letters, notes, receipts).
 
     The table must exist (create_table or load_table): its columns say what to read. Each
@@ -162,9 +176,17 @@ def extract_rows(
     """
     sent = paths_argument(ctx.sandbox, paths)
     report = rows.extract_rows(
-        ctx.scratchpad, ctx.sandbox, ctx.llm, table, sent, instructions, spend=ctx.spend
+        ctx.scratchpad,
+        ctx.sandbox,
+        ctx.llm,
+        table,
+        sent,
+        instructions,
+        spend=ctx.spend,
+        check=ctx.check,
     )
-    return ToolOutcome(report.summary(), data=dataclasses.asdict(report) | {"read": sent})
+    extracted = from_data(Extracted, dataclasses.asdict(report) | {"read": sent})
+    return ToolOutcome(report.summary(), payload=extracted)
 
 
 def _loaded(report: load.LoadReport) -> str:

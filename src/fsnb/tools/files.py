@@ -28,6 +28,7 @@ from fsnb.errors import EMPTY_FILE, AccessDenied, NotFound, ParseError, ToolErro
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import Entry, Sandbox, Sensitivity, classify, open_file, os_reason, shown
 from fsnb.tools.context import ToolContext
+from fsnb.tools.payloads import PageRead, Scanned
 from fsnb.tools.registry import tool
 from fsnb.tools.scan_text import common_lines, compact_head, preview_chars_for
 
@@ -104,6 +105,12 @@ def with_page_marks(doc: Document, start: int, end: int) -> str:
     return first + "".join(parts)
 
 
+def page_marks(doc: Document, start: int, end: int) -> tuple[int, ...]:
+    """The pages whose `[page N]` lines `with_page_marks(doc, start, end)` writes, in order."""
+    first = (doc.page_at(start),) if doc.pages > 1 else ()
+    return first + tuple(span.page for span in doc.spans if start < span.start < end)
+
+
 def page_window(text_len: int, offset: int, limit: int) -> tuple[int, int, str]:
     """Clamp a window and describe what remains after it."""
     if offset < 0 or limit <= 0:
@@ -119,15 +126,17 @@ def page_window(text_len: int, offset: int, limit: int) -> tuple[int, int, str]:
     return min(offset, text_len), end, note
 
 
-def page_outcome(text: str, path: str, start: int, end: int, total: int) -> ToolOutcome:
-    """A paged read: its text, and as data the character range of the document it shows."""
-    return ToolOutcome(text, data={"path": path, "offset": start, "end": end, "total": total})
+def page_outcome(
+    text: str, path: str, start: int, end: int, total: int, pages: tuple[int, ...] = ()
+) -> ToolOutcome[PageRead]:
+    """A paged read: its text, and the character range and pages of the document it shows."""
+    return ToolOutcome(text, payload=PageRead(path, start, end, total, pages))
 
 
-@tool
+@tool(phase="scan")
 def scan_folder(
     folder: str = ".", *, ctx: ToolContext, preview_chars: int | None = None
-) -> ToolOutcome:
+) -> ToolOutcome[Scanned]:
     """Preview every document under a folder in parallel: the first step of an exploration.
 
     Lists each file with its format, pages and size and the beginning of its text.
@@ -143,6 +152,7 @@ def scan_folder(
     documents: dict[Path, Entry] = {}
     entries: dict[str, str] = {}
     for entry in box.entries(box.relative(start)):
+        ctx.check()  # a cancelled or timed-out run stops the walk here
         if entry.note:
             entries[entry.rel] = entry.note
         elif entry.verdict.level is Sensitivity.BLOCK:
@@ -154,7 +164,10 @@ def scan_folder(
         else:
             documents[entry.path] = entry
     preview_chars = preview_chars or preview_chars_for(len(documents))
-    parsed = dict(parse_many(documents, chars=preview_chars, root=box.root))
+    parsed = {}
+    for file, result in parse_many(documents, chars=preview_chars, root=box.root):
+        ctx.check()  # and between documents (the files not started are dropped)
+        parsed[file] = result
     texts = [r.text[: preview_chars * 2] for r in parsed.values() if isinstance(r, Document)]
     common = common_lines(texts)
     for file, result in parsed.items():
@@ -169,10 +182,11 @@ def scan_folder(
     if common:
         shared = "\n".join(sorted(common))
         lines.append(f"Lines many previews share, shown once here and left out of each:\n{shared}")
-    for rel in sorted(entries, key=lambda r: r.split("/")):
+    listed = sorted(entries, key=lambda r: r.split("/"))
+    for rel in listed:
         lines.append(f"\n=== {rel} — {entries[rel]}")
-    data = {"files": len(entries), "previewed": ok, "failed": failed}
-    return ToolOutcome("\n".join(lines), data=data)
+    scanned = Scanned(len(entries), ok, failed, tuple(map(shown, listed)))
+    return ToolOutcome("\n".join(lines), payload=scanned)
 
 
 def _preview(
@@ -204,8 +218,8 @@ def _preview(
     )
 
 
-@tool
-def preview_file(path: str, *, ctx: ToolContext, chars: int = 2000) -> str:
+@tool(phase="scan", reads="path")
+def preview_file(path: str, *, ctx: ToolContext, chars: int = 2000) -> ToolOutcome[PageRead]:
     """Show the beginning of one document to judge whether it is relevant.
 
     Args:
@@ -218,14 +232,16 @@ def preview_file(path: str, *, ctx: ToolContext, chars: int = 2000) -> str:
     start, end, note = page_window(len(doc.text), 0, chars)
     if doc.partial and end == len(doc.text):
         note = "[more on later pages: read on with parse_file]"
-    header = f"{box.relative(file)} ({doc.format}, {doc.pages} pages, title: {doc.title})"
-    return f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
+    rel = box.relative(file)
+    header = f"{rel} ({doc.format}, {doc.pages} pages, title: {doc.title})"
+    text = f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
+    return page_outcome(text, rel, start, end, len(doc.text), page_marks(doc, start, end))
 
 
-@tool
+@tool(phase="read", reads="path", parses=True)
 def parse_file(
     path: str, *, ctx: ToolContext, offset: int = 0, limit: int = PAGE_CHARS
-) -> ToolOutcome:
+) -> ToolOutcome[PageRead]:
     """Read a document's full text (PDF, DOCX, PPTX, XLSX, HTML, Markdown, CSV, text).
 
     Long documents come in pages of `limit` characters; the reply says how much remains
@@ -246,11 +262,14 @@ def parse_file(
         f"parser: {doc.parser}) characters {start:,}-{end:,}{warn}"
     )
     text = f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
-    return page_outcome(text, box.relative(file), start, end, len(doc.text))
+    pages = page_marks(doc, start, end)
+    return page_outcome(text, box.relative(file), start, end, len(doc.text), pages)
 
 
-@tool
-def read(path: str, *, ctx: ToolContext, offset: int = 0, limit: int = PAGE_CHARS) -> ToolOutcome:
+@tool(phase="read", reads="path")
+def read(
+    path: str, *, ctx: ToolContext, offset: int = 0, limit: int = PAGE_CHARS
+) -> ToolOutcome[PageRead]:
     """Read a plain text file (notes, CSV, code, configuration), paged like parse_file.
 
     Args:
@@ -441,7 +460,7 @@ def _listed(spec: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-@tool
+@tool(phase="scan")
 def glob(pattern: str, *, ctx: ToolContext, max_results: int = 200) -> str:
     """Find files whose path matches a glob pattern, e.g. "**/*.pdf" or "*contract*".
 
@@ -478,6 +497,7 @@ __all__ = [
     "glob",
     "grep",
     "matching",
+    "page_marks",
     "parse_file",
     "paths_argument",
     "preview_file",

@@ -27,7 +27,8 @@ from fsnb.index.search import search
 from fsnb.index.vectors import EmbeddingError, stored_embedder
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.tools.context import ToolContext
-from fsnb.tools.files import PAGE_CHARS, page_outcome, page_window, with_page_marks
+from fsnb.tools.files import PAGE_CHARS, page_marks, page_outcome, page_window, with_page_marks
+from fsnb.tools.payloads import Hit, Hits, PageRead
 from fsnb.tools.registry import tool
 
 #: Documents `list_indexed_documents` lists before it stops.
@@ -50,8 +51,10 @@ def _indexed(ctx: ToolContext) -> Iterator[tuple[duckdb.DuckDBPyConnection, int]
         raise FsnbError(msg) from None
 
 
-@tool
-def semantic_search(query: str, filter: str = "", k: int = 8, *, ctx: ToolContext) -> ToolOutcome:
+@tool(phase="search")
+def semantic_search(
+    query: str, filter: str = "", k: int = 8, *, ctx: ToolContext
+) -> ToolOutcome[Hits]:
     """Find the passages of the indexed folder that best match a query, best first.
 
     Ranks indexed chunks by BM25 (fused with vector similarity when the index has
@@ -101,20 +104,21 @@ def semantic_search(query: str, filter: str = "", k: int = 8, *, ctx: ToolContex
     skipped = fallback.attrs.get("skipped") or {}
     if skipped:
         notes.append("(not read: " + "; ".join(f"{p}: {why}" for p, why in skipped.items()) + ")")
-    data = {"hits": _hits(hits, score=True), "name_matches": _hits(fallback, score=False)}
-    return ToolOutcome("\n".join(lines + notes), data=data)
+    found = Hits(_hits(hits, score=True), _hits(fallback, score=False))
+    return ToolOutcome("\n".join(lines + notes), payload=found)
 
 
-def _hits(frame: pd.DataFrame, *, score: bool) -> list[dict[str, Any]]:
-    """The passages listed, best first: {path, page (None: it has none)} and, with `score`,
-    their score."""
-    out: list[dict[str, Any]] = []
-    for hit in frame.to_dict("records"):
-        page = int(hit["page"]) if pd.notna(hit["page"]) else None
-        out.append({"path": hit["path"], "page": page})
-        if score:
-            out[-1]["score"] = float(hit["score"])
-    return out
+def _hits(frame: pd.DataFrame, *, score: bool) -> tuple[Hit, ...]:
+    """The passages listed, best first, with their page (None: it has none) and, with
+    `score`, their score."""
+    return tuple(
+        Hit(
+            hit["path"],
+            int(hit["page"]) if pd.notna(hit["page"]) else None,
+            float(hit["score"]) if score else None,
+        )
+        for hit in frame.to_dict("records")
+    )
 
 
 def _listing(hits: pd.DataFrame) -> list[str]:
@@ -128,10 +132,10 @@ def _listing(hits: pd.DataFrame) -> list[str]:
     return lines
 
 
-@tool
+@tool(phase="read", reads="path", parses=True)
 def get_document(
     path: str, offset: int = 0, limit: int = PAGE_CHARS, *, ctx: ToolContext
-) -> ToolOutcome:
+) -> ToolOutcome[PageRead]:
     """Read the indexed text of one document, with `[page N]` lines where pages begin.
 
     Long documents come in pages of `limit` characters; the reply says how much remains
@@ -176,7 +180,7 @@ def get_document(
         f"parser: {parser}) characters {start:,}-{end:,}{warn}"
     )
     text = f"{header}\n{with_page_marks(doc, start, end)}\n{note}"
-    return page_outcome(text, rel, start, end, len(doc.text))
+    return page_outcome(text, rel, start, end, len(doc.text), page_marks(doc, start, end))
 
 
 def _stored_spans(con: duckdb.DuckDBPyConnection, doc_id: int) -> list[PageSpan] | None:
@@ -211,7 +215,7 @@ def _chunk_spans(marks: list[tuple[int, int]]) -> list[PageSpan]:
     return [PageSpan(page, start, end) for (start, page), end in zip(starts, ends, strict=True)]
 
 
-@tool
+@tool(phase="search")
 def list_indexed_documents(filter: str = "", *, ctx: ToolContext) -> str:
     """List the indexed documents of the folder with their metadata, optionally filtered.
 

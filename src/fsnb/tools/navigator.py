@@ -3,7 +3,7 @@
 They read the index when the folder is indexed, else walk it with `fsnb.security.scan`
 under the sandbox's rules (ignored paths and excluded folders left out, symlinked folders
 not followed, blocked files never opened), keeping nodes only as deep as they draw, and
-return text the LLM can read, with the rows as `ToolOutcome` data.
+return text the LLM can read, with the rows as a typed payload (`fsnb.tools.payloads`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import Listed, Sandbox, Sensitivity, open_file, os_reason, scan, shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
+from fsnb.tools.payloads import Browsed, FileInfo, FileRow, Found, Item, Tree, TreeEntry
 from fsnb.tools.registry import tool
 
 #: Lines `tree` draws before it cuts.
@@ -192,7 +193,7 @@ def browse_directory(
     sort_by: BrowseSort = "name",
     filter_type: str | None = None,
     max_items: int = 100,
-) -> ToolOutcome:
+) -> ToolOutcome[Browsed]:
     """List a folder's contents with type, size (folders: their total) and modified date.
 
     Args:
@@ -245,12 +246,9 @@ def browse_directory(
         lines.append("  (empty)" if not node.children else "  (nothing matches the filter)")
     if len(items) > max_items:
         lines.append(f"[{len(items) - max_items} more items not shown: raise max_items]")
-    rows = [
-        {"name": shown(c.name), "type": c.kind, "size": c.size, "modified": when(c.mtime)}
-        for c in items[:max_items]
-    ]
-    data = {"path": shown(rel), "items": rows, "source": "index" if where else "walk"}
-    return ToolOutcome("\n".join(lines), data=data)
+    rows = tuple(Item(shown(c.name), c.kind, c.size, when(c.mtime)) for c in items[:max_items])
+    browsed = Browsed(shown(rel), rows, "index" if where else "walk")
+    return ToolOutcome("\n".join(lines), payload=browsed)
 
 
 def _matches(name: str, rel: str, patterns: str | None) -> bool:
@@ -294,7 +292,7 @@ def tree(
     include_pattern: str | None = None,
     exclude_pattern: str | None = None,
     dirs_only: bool = False,
-) -> ToolOutcome:
+) -> ToolOutcome[Tree]:
     """Draw a folder's tree of subfolders and files, with a summary line.
 
     Hidden names are left out. Folders deeper than max_depth show how much they hold.
@@ -328,7 +326,7 @@ def tree(
         elif dirs_only:
             _drop_files(root)
     lines = [shown(rel) + "/"]
-    drawn: list[dict[str, object]] = []  # the entries behind lines[1:], in drawing order
+    drawn: list[TreeEntry] = []  # the entries behind lines[1:], in drawing order
     hidden = 0
 
     def size(n: _Node) -> str:
@@ -365,21 +363,21 @@ def tree(
     said = where.source() if where else "from a walk"
     total = f"{root.folders} folders, {root.files} files, {human_size(root.size)} total"
     lines.append(f"\n{total} ({said})")
-    data = {"folders": root.folders, "files": root.files, "size": root.size, "cut": hidden}
-    data |= {"path": shown(rel), "source": "index" if where else "walk", "entries": drawn}
-    return ToolOutcome("\n".join(lines), data=data)
+    source = "index" if where else "walk"
+    drawing = Tree(root.folders, root.files, root.size, hidden, shown(rel), source, tuple(drawn))
+    return ToolOutcome("\n".join(lines), payload=drawing)
 
 
-def _entry(node: _Node) -> dict[str, object]:
-    """A drawn tree line as data: a folder's size and counts cover what it holds."""
+def _entry(node: _Node) -> TreeEntry:
+    """A drawn tree line: a folder's size and counts cover what it holds."""
     folder = node.kind == "folder"
-    return {
-        "path": shown(node.rel),
-        "type": node.kind,
-        "size": node.size,
-        "files": node.files if folder else int(node.kind == "file"),
-        "folders": node.folders if folder else 0,
-    }
+    return TreeEntry(
+        shown(node.rel),
+        node.kind,
+        node.size,
+        node.files if folder else int(node.kind == "file"),
+        node.folders if folder else 0,
+    )
 
 
 def _drop_files(node: _Node) -> None:
@@ -463,7 +461,7 @@ def _image(file: BinaryIO) -> list[str]:
 
 
 @tool
-def file_info(path: str, *, ctx: ToolContext) -> ToolOutcome:
+def file_info(path: str, *, ctx: ToolContext) -> ToolOutcome[FileInfo]:
     """Describe a file or folder: size, dates, MIME type and format facts.
 
     Text files get their encoding and line count; PDFs their pages; Office files their
@@ -495,8 +493,7 @@ def file_info(path: str, *, ctx: ToolContext) -> ToolOutcome:
     verdict = box.resolve(path, reading=False)
     if verdict != target:
         lines.append(f"(a symlink to {shown(box.relative(target))})")
-    data = {"path": rel, "type": "file", "size": info.st_size, "mime": mime}
-    return ToolOutcome("\n".join(lines), data=data)
+    return ToolOutcome("\n".join(lines), payload=FileInfo(rel, "file", info.st_size, mime=mime))
 
 
 def _dates(info: os.stat_result) -> list[str]:
@@ -506,7 +503,9 @@ def _dates(info: os.stat_result) -> list[str]:
     )
 
 
-def _folder_info(box: Sandbox, target: Path, rel: str, info: os.stat_result) -> ToolOutcome:
+def _folder_info(
+    box: Sandbox, target: Path, rel: str, info: os.stat_result
+) -> ToolOutcome[FileInfo]:
     """`file_info` of a folder: its items, total size and a breakdown by file type."""
     node = _walk(box, target, box.relative(target))
     kinds: Counter[str] = Counter()
@@ -522,8 +521,8 @@ def _folder_info(box: Sandbox, target: Path, rel: str, info: os.stat_result) -> 
     lines += [
         f"  {ext}: {count} files, {human_size(sizes[ext])}" for ext, count in kinds.most_common(15)
     ]
-    data = {"path": rel, "type": "folder", "files": node.files, "size": node.size}
-    return ToolOutcome("\n".join(lines), data=data | {"by_type": dict(kinds)})
+    folder = FileInfo(rel, "folder", node.size, files=node.files, by_type=dict(kinds))
+    return ToolOutcome("\n".join(lines), payload=folder)
 
 
 def _count(node: _Node, kinds: Counter[str], sizes: Counter[str]) -> None:
@@ -630,7 +629,7 @@ def find_files(
     date_range: str | None = None,
     max_results: int = 50,
     sort_by: FindSort = "relevance",
-) -> ToolOutcome:
+) -> ToolOutcome[Found]:
     """Find files by name, content or metadata (size, date, type), from a walk of the folder.
 
     auto searches names for a glob or a file name, else names and document text.
@@ -689,8 +688,7 @@ def find_files(
     )
     if not hits:
         text = f"No files found for {query!r} ({about})."
-        data = {"results": [], "total": 0, "walked": walked, "source": source}
-        return ToolOutcome(text, data=data)
+        return ToolOutcome(text, payload=Found((), 0, walked, source))
     lines = [f"Found {total} files for {query!r} ({about}):"]
     for hit in hits[:max_results]:
         lines.append(
@@ -698,12 +696,10 @@ def find_files(
         )
     if total > max_results:
         lines.append(f"[{total - max_results} more not shown: raise max_results or narrow]")
-    rows = [
-        {"path": shown(h.rel), "size": h.size, "modified": when(h.mtime), "match": shown(h.why)}
-        for h in hits[:max_results]
-    ]
-    data = {"results": rows, "total": total, "walked": walked, "source": source}
-    return ToolOutcome("\n".join(lines), data=data)
+    rows = tuple(
+        FileRow(shown(h.rel), h.size, when(h.mtime), shown(h.why)) for h in hits[:max_results]
+    )
+    return ToolOutcome("\n".join(lines), payload=Found(rows, total, walked, source))
 
 
 NAVIGATOR_TOOLS = [browse_directory, tree, file_info, find_files]

@@ -12,6 +12,12 @@ expected errors (access denied, an OS error, `FsnbError`, `ValueError`) as their
 anything else as "error: <tool> failed: <Type>: ...". Called by hand,
 `fsnb.tools.grep("x", root="data")` returns the text (an error line uncut, a bug raised);
 `.outcome(...)` the whole outcome.
+
+Traits are declared where the tool is written, `@tool(phase="read", reads="path")`: the
+phase its steps show in (scan, search, read), the argument naming the file it reads
+(so a citation may point there), whether that read parses a document; its payload type
+comes from the return annotation (`-> ToolOutcome[PageRead]`). The loop, the offline
+strategy and the views read these, never a list of tool names.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin, overload
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
@@ -32,7 +38,9 @@ from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import shown
 from fsnb.tools.context import ToolContext
 
-ToolFunction = Callable[..., str | ToolOutcome]
+ToolFunction = Callable[..., str | ToolOutcome[Any]]
+#: Where a tool's steps belong in a run's trace.
+Phase = Literal["scan", "search", "read"]
 #: Keyword-only parameters the caller supplies, never the LLM: the context or, in a tool
 #: written before it, the root folder and the database path (`ToolContext.root`, `.db`).
 CONTEXT_PARAMS = frozenset({"ctx", "root", "db"})
@@ -70,7 +78,7 @@ def failed(line: str) -> ToolOutcome:
     return ToolOutcome.failure(shown(line))
 
 
-def _outcome(value: object) -> ToolOutcome:
+def _outcome(value: object) -> ToolOutcome[Any]:
     """What a tool function returned, as an outcome whose text is safe to print and send."""
     if not isinstance(value, ToolOutcome):
         return ToolOutcome(shown(value if isinstance(value, str) else str(value)))
@@ -133,10 +141,26 @@ class Tool:
     model: type[BaseModel]
     #: The context parameters the function takes (see `CONTEXT_PARAMS`).
     context: frozenset[str]
+    #: The phase its steps show in.
+    phase: Phase = "read"
+    #: The argument naming the file it reads (None: it reads no one file).
+    reads: str | None = None
+    #: Whether that read parses a document (it counts among the documents parsed).
+    parses: bool = False
+    #: The type of its outcomes' payload (None: it returns text alone).
+    payload: Any = None
 
     @classmethod
-    def from_function(cls, func: ToolFunction) -> Tool:
-        """The tool of a typed function; its signature and docstring are read here, once."""
+    def from_function(
+        cls,
+        func: ToolFunction,
+        *,
+        phase: Phase = "read",
+        reads: str | None = None,
+        parses: bool = False,
+    ) -> Tool:
+        """The tool of a typed function, with its traits; its signature, docstring and
+        payload type (`-> ToolOutcome[P]`) are read here, once."""
         description, docs = _docstring_parts(func)
         hints = inspect.get_annotations(func, eval_str=True)
         signature = inspect.signature(func)
@@ -150,7 +174,15 @@ class Tool:
             f"{func.__name__}_args", __config__=ConfigDict(extra="forbid"), **fields
         )
         context = CONTEXT_PARAMS & set(signature.parameters)
-        tool = cls(func.__name__, description, func, model, frozenset(context))
+        if reads is not None and reads not in fields:
+            msg = f"{func.__name__} reads {reads!r}, which is not one of its arguments"
+            raise TypeError(msg)
+        returned = hints.get("return")
+        payload = get_args(returned)[0] if get_origin(returned) is ToolOutcome else None
+        tool = cls(
+            func.__name__, description, func, model, frozenset(context),
+            phase, reads, parses, payload,
+        )  # fmt: skip
         functools.update_wrapper(tool, func)  # its name and docstring for help() and `?`
         tool.__signature__ = _by_hand(signature)  # type: ignore[attr-defined]
         return tool
@@ -219,9 +251,25 @@ class Tool:
         return _outcome(value)
 
 
-def tool(func: ToolFunction) -> Tool:
-    """Decorator: the typed function as a `Tool` (see the module's docstring)."""
-    return Tool.from_function(func)
+@overload
+def tool(func: ToolFunction, /) -> Tool: ...
+@overload
+def tool(
+    *, phase: Phase = "read", reads: str | None = None, parses: bool = False
+) -> Callable[[ToolFunction], Tool]: ...
+def tool(
+    func: ToolFunction | None = None,
+    /,
+    *,
+    phase: Phase = "read",
+    reads: str | None = None,
+    parses: bool = False,
+) -> Tool | Callable[[ToolFunction], Tool]:
+    """Decorator: the typed function as a `Tool` (see the module's docstring); with
+    arguments, `@tool(phase="read", reads="path")`, with its traits."""
+    if func is not None:
+        return Tool.from_function(func)
+    return lambda f: Tool.from_function(f, phase=phase, reads=reads, parses=parses)
 
 
 class Registry:
@@ -272,6 +320,7 @@ class Registry:
 
 __all__ = [
     "CONTEXT_PARAMS",
+    "Phase",
     "Registry",
     "Tool",
     "ToolContext",

@@ -22,6 +22,7 @@ from fsnb.protocol.outcome import ToolOutcome
 from fsnb.scratchpad import parse_columns, sanitize
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
+from fsnb.tools.payloads import Rows
 from fsnb.tools.registry import tool
 
 #: Rows fetched from a query (the count reported), and rows shown as text.
@@ -57,18 +58,18 @@ def _json_cell(value: Any) -> Any:
     return text if len(text) <= DATA_CELL_CHARS else text[: DATA_CELL_CHARS - 1] + "…"
 
 
-def _query_data(sql: str, frame: pd.DataFrame) -> dict[str, Any]:
-    """The data of a query's outcome: its SQL, columns, first rows and row count."""
+def _query_data(sql: str, frame: pd.DataFrame) -> Rows:
+    """The payload of a query's outcome: its SQL, columns, first rows and row count."""
     head = frame.head(DATA_ROWS).itertuples(index=False, name=None)
     note = result_note(frame)
-    return {
-        "sql": sql,
-        "columns": [str(c) for c in frame.columns],
-        "rows": [[_json_cell(v) for v in row] for row in head],
-        "row_count": min(len(frame), QUERY_ROWS),
-        "more_rows": len(frame) > QUERY_ROWS or note is not None,
-        **({"note": note} if note else {}),
-    }
+    return Rows(
+        sql,
+        tuple(str(c) for c in frame.columns),
+        tuple(tuple(_json_cell(v) for v in row) for row in head),
+        min(len(frame), QUERY_ROWS),
+        len(frame) > QUERY_ROWS or note is not None,
+        note or None,
+    )
 
 
 @tool
@@ -111,7 +112,7 @@ def insert_data(table: str, rows: str, *, ctx: ToolContext) -> str:
 
 
 @tool
-def query_data(sql: str, *, ctx: ToolContext) -> ToolOutcome:
+def query_data(sql: str, *, ctx: ToolContext) -> ToolOutcome[Rows]:
     """Run one read-only SQL SELECT (DuckDB dialect) over the scratchpad and this folder's index.
 
     Scratchpad tables are found by name; when the folder is indexed, its documents
@@ -124,7 +125,7 @@ def query_data(sql: str, *, ctx: ToolContext) -> ToolOutcome:
             transactions GROUP BY category ORDER BY total DESC".
     """
     frame = ctx.scratchpad.query(sql, limit=QUERY_ROWS + 1)
-    return ToolOutcome(_query_text(frame), data=_query_data(sql, frame))
+    return ToolOutcome(_query_text(frame), payload=_query_data(sql, frame))
 
 
 def _query_text(frame: pd.DataFrame) -> str:

@@ -19,6 +19,7 @@ from fsnb.security import Sandbox, scan, shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
 from fsnb.tools.navigator import _extensions, _folder, when
+from fsnb.tools.payloads import DiskUsage, FileRow, Recent, UsageEntry
 from fsnb.tools.registry import tool
 
 
@@ -80,7 +81,7 @@ def _with_ancestors(folders: set[str], cut: int) -> set[str]:
 @tool
 def disk_usage(
     path: str = ".", *, ctx: ToolContext, depth: int = 1, top_n: int = 20
-) -> ToolOutcome:
+) -> ToolOutcome[DiskUsage]:
     """Show what takes the space in a folder: its biggest subfolders and files.
 
     Args:
@@ -105,13 +106,7 @@ def disk_usage(
     folders = sum(1 + e.folders for e in top if e.type == "folder")
     ranked = sorted(found, key=lambda e: (-e.size, e.path))[:top_n]
     rows = [
-        {
-            "path": shown(e.path),
-            "type": e.type,
-            "size": e.size,
-            "files": e.files,
-            "share": e.size / size if size else 0.0,
-        }
+        UsageEntry(shown(e.path), e.type, e.size, e.files, e.size / size if size else 0.0)
         for e in ranked
     ]
     lines = [
@@ -119,20 +114,13 @@ def disk_usage(
         "",
     ]
     for row in rows:
-        name = row["path"] + ("/" if row["type"] == "folder" else "")
-        count = f"  {row['files']} files" if row["type"] == "folder" else ""
-        lines.append(f"  {human_size(row['size']):>9}  {row['share']:6.1%}  {name}{count}")
+        name = row.path + ("/" if row.type == "folder" else "")
+        count = f"  {row.files} files" if row.type == "folder" else ""
+        lines.append(f"  {human_size(row.size):>9}  {row.share:6.1%}  {name}{count}")
     if len(found) > top_n:
         lines.append(f"[{len(found) - top_n} smaller entries not shown: raise top_n]")
-    data = {
-        "path": shown(rel),
-        "size": size,
-        "files": files,
-        "folders": folders,
-        "source": source,
-        "entries": rows,
-    }
-    return ToolOutcome("\n".join(lines), data=data)
+    usage = DiskUsage(shown(rel), size, files, folders, source, tuple(rows))
+    return ToolOutcome("\n".join(lines), payload=usage)
 
 
 def _level(path: str, base: str) -> int:
@@ -147,7 +135,7 @@ def recent_files(
     file_type: str | None = None,
     path: str = ".",
     max_results: int = 50,
-) -> ToolOutcome:
+) -> ToolOutcome[Recent]:
     """List the files modified in the last `days` days, newest first.
 
     Args:
@@ -175,19 +163,16 @@ def recent_files(
         found = [f for f in found if not wanted or suffix(f[0].rsplit("/", 1)[-1]) in wanted]
         source, said = "walk", "from a walk"
     hits = [f for f in found if f[2] >= since]
-    rows = [
-        {"path": shown(p), "size": size, "modified": when(ns / 1e9)}
-        for p, size, ns in hits[:max_results]
-    ]
+    rows = tuple(FileRow(shown(p), size, when(ns / 1e9)) for p, size, ns in hits[:max_results])
     kinds = f" ({file_type})" if file_type else ""
     head = (
         f"{len(hits)} files{kinds} modified in the last {days:g} days under {shown(rel)} ({said})"
     )
     lines = [head + (":" if rows else ".")]
-    lines += [f"  {r['modified']}  {human_size(r['size']):>9}  {r['path']}" for r in rows]
+    lines += [f"  {r.modified}  {human_size(r.size):>9}  {r.path}" for r in rows]
     if len(hits) > max_results:
         lines.append(f"[{len(hits) - max_results} more not shown: raise max_results]")
-    return ToolOutcome("\n".join(lines), data={"results": rows, "source": source})
+    return ToolOutcome("\n".join(lines), payload=Recent(rows, source))
 
 
 __all__ = ["disk_usage", "recent_files", "walked_entries"]
