@@ -13,7 +13,7 @@ before the clock starts; `scan_50k_rescan_s` is the second, unchanged scan.
 chunks and terms rows are generated with numpy and inserted directly (as the pipeline
 writes them, in document order), then `cluster_terms` sorts `terms` by term. Terms follow
 a Zipf law (s = 1.07) over 60,000 pseudo-words whose 150 most frequent are dropped as
-stopwords (as `fsnb.text.tokenize` drops them); chunks hold 100-300 terms, and each terms
+stopwords (as `fsnb.text.words.tokenize` drops them); chunks hold 100-300 terms, and each terms
 row carries its corpus and chunk length (as `fsnb.index.writer.write` writes them).
 Queries are 2-5 terms drawn from the same law. `bm25_*_p50_ms` is `fsnb.index.search.search(store,
 ...)` in BM25 mode, what `Index.search` calls (it attaches the file, whose share alone is

@@ -47,7 +47,7 @@ from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before fsnb: nothing may reach the model hub
 from fsnb.offline import Tuning
-from fsnb.segments import Span, sentences
+from fsnb.text.segments import Span, sentences
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 TARGETS = {"fact_recall": 0.8, "source_recall": 0.9}

@@ -55,7 +55,7 @@ def changed_lines(before: str, after: str) -> list[dict[str, str]]:
 
 
 def main(folders: list[str]) -> dict[str, object]:
-    from fsnb.redact import mask_secrets
+    from fsnb.text.redact import mask_secrets
 
     docs = texts(folders)
     masked = planted = 0

@@ -11,8 +11,8 @@ from fsnb.offline.answer import Reading, extractive_answer, units
 from fsnb.offline.passages import analyze, features, quote_spans, score_unit
 from fsnb.offline.ranking import BM25, rank_documents, tokens
 from fsnb.offline.references import Target, find_references, resolve, similarity
-from fsnb.segments import Span, blocks, paragraphs, pieces, sentences
-from fsnb.text import stem
+from fsnb.text.segments import Span, blocks, paragraphs, pieces, sentences
+from fsnb.text.words import stem
 
 TUNING = Tuning()
 

@@ -32,7 +32,7 @@ from fsnb.documents.quotes import quote_pattern
 from fsnb.llm import ReplayLLM
 from fsnb.llm.masked import mask_document, mask_value, masked
 from fsnb.protocol import JsonReply, StructuredLLM
-from fsnb.redact import MARKER
+from fsnb.text.redact import MARKER
 
 SECRETS = {
     "env_aws": "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzEXAMPLEKEY",

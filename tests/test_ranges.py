@@ -6,7 +6,7 @@ from datetime import date, datetime
 
 import pytest
 
-from fsnb.ranges import DateRange, SizeRange, date_range, size_range
+from fsnb.text.ranges import DateRange, SizeRange, date_range, size_range
 
 KB, MB = 2**10, 2**20
 TODAY = date(2026, 3, 11)  # a Wednesday

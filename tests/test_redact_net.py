@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fsnb.redact import MARKER, mask_secrets
+from fsnb.text.redact import MARKER, mask_secrets
 
 ROOT = Path(__file__).resolve().parent.parent
 

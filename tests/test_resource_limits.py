@@ -29,7 +29,7 @@ from fsnb.index.chunking import chunk_document
 from fsnb.index.store import Store
 from fsnb.scratchpad import Scratchpad, ScratchpadLimit
 from fsnb.security import Sandbox
-from fsnb.segments import Span, blocks, pieces
+from fsnb.text.segments import Span, blocks, pieces
 from fsnb.tools import agent_registry, files
 
 

@@ -1,4 +1,4 @@
-"""Secrets never travel to an LLM: `fsnb.redact.mask_secrets` and the loop that applies it.
+"""Secrets never travel to an LLM: `fsnb.text.redact.mask_secrets` and the loop that applies it.
 
 Fake credentials are assembled at run time so that secret scanners do not flag this file.
 """
@@ -17,7 +17,7 @@ from fsnb.cli import build_parser
 from fsnb.documents import parse
 from fsnb.errors import FsnbError
 from fsnb.llm import Conversation, ReplayLLM, Reply
-from fsnb.redact import MARKER, mask_secrets
+from fsnb.text.redact import MARKER, mask_secrets
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -10,7 +10,7 @@ from fsnb.agent import events as ev
 from fsnb.agent.result import ExplorationResult
 from fsnb.agent.trace import COLUMNS, Trace, trace_rows
 from fsnb.agent.usage import Usage
-from fsnb.console import ConsoleView
+from fsnb.cli.console import ConsoleView
 from fsnb.notebook.display import render
 
 EVENTS: list[ev.Event] = [

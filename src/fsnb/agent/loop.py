@@ -31,8 +31,8 @@ from fsnb.index import Index
 from fsnb.llm.masked import mask_outcome, masked
 from fsnb.llm.prices import price_for
 from fsnb.protocol import LLM, Action, Conversation, LLMError, ToolOutcome, Turn
-from fsnb.redact import withheld_note
 from fsnb.security import Sandbox
+from fsnb.text.redact import withheld_note
 from fsnb.tools import Registry, ToolContext, agent_registry
 from fsnb.tools.payloads import ReadsDocuments, Scanned
 from fsnb.tools.registry import describe

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from fsnb.redact import MARKER
+from fsnb.text.redact import MARKER
 
 _PAGE_MARK = re.compile(r"\[page \d+\]")
 #: What stands for a withheld secret in a quote: the model saw the marker, the file holds

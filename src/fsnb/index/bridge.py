@@ -26,8 +26,8 @@ from fsnb.index.query import (
     session,
 )
 from fsnb.security import Sandbox
-from fsnb.segments import paragraphs
-from fsnb.text import tokenize
+from fsnb.text.segments import paragraphs
+from fsnb.text.words import tokenize
 
 #: Keywords a name search uses at most: each adds a test per file row.
 MAX_KEYWORDS = 32

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from fsnb.documents import Document
-from fsnb.segments import paragraphs, pieces
+from fsnb.text.segments import paragraphs, pieces
 
 #: About 800 tokens of English text per chunk, and ~100 tokens of overlap.
 CHUNK_CHARS = 3200

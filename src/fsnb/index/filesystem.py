@@ -19,7 +19,7 @@ import duckdb
 import pandas as pd
 
 from fsnb.index.store import DatabaseDamaged, DatabaseLocked, Store, file_version, memory_cursor
-from fsnb.ranges import DateRange, SizeRange
+from fsnb.text.ranges import DateRange, SizeRange
 
 
 @dataclass(frozen=True)

@@ -369,7 +369,7 @@ def forget_folder(store: Store, folder: str | Path) -> None:
 
 
 def _progress(total: int, root: str) -> Any:
-    from fsnb.progress import bar
+    from fsnb.index.progress import bar
 
     return bar(total, f"indexing {Path(root).name}", "doc", "documents parsed")
 

@@ -23,8 +23,8 @@ from fsnb.errors import FsnbError
 from fsnb.index import runs
 from fsnb.index.filters import compile_filter
 from fsnb.index.store import SCHEMA_VERSION, Store, corpus_id, file_version
-from fsnb.redact import mask_secrets
-from fsnb.text import STOPWORDS, stem, tokenize
+from fsnb.text.redact import mask_secrets
+from fsnb.text.words import STOPWORDS, stem, tokenize
 
 #: Where to search: a `Store`, or a connection already open on one (opening costs ~50 ms).
 Source = Store | duckdb.DuckDBPyConnection

@@ -26,6 +26,7 @@ import pandas as pd
 from fsnb import config
 from fsnb.errors import FsnbError, one_line
 from fsnb.gemini_client import gemini_client
+from fsnb.index.progress import bar as progress_bar
 from fsnb.index.query import (
     Folder,
     NotIndexed,
@@ -37,8 +38,7 @@ from fsnb.index.query import (
     query_terms,
     session,
 )
-from fsnb.progress import bar as progress_bar
-from fsnb.text import tokenize
+from fsnb.text.words import tokenize
 
 if TYPE_CHECKING:
     import duckdb
@@ -64,7 +64,7 @@ class Embedder(Protocol):
 
 
 class HashEmbedder:
-    """A hashed bag of stems (`fsnb.text.tokenize`), L2-normalized: lexical, deterministic."""
+    """A hashed bag of stems (`fsnb.text.words.tokenize`), L2-normalized: lexical, deterministic."""
 
     def __init__(self, dim: int = 256) -> None:
         self.dim = dim

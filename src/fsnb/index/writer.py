@@ -17,7 +17,7 @@ import pandas as pd
 from fsnb.documents.parse import PARSER_VERSION
 from fsnb.index.chunking import chunk_document
 from fsnb.index.metadata import extract_metadata
-from fsnb.text import tokenize
+from fsnb.text.words import tokenize
 
 if TYPE_CHECKING:
     import duckdb

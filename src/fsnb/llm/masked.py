@@ -1,7 +1,7 @@
 """The secret mask at the model boundary: every text bound for a backend crosses it.
 
 `masked(llm)` wraps any backend (a chat model, the offline strategy, a plugin, a test
-double) so that what it is handed is masked first (`fsnb.redact.mask_secrets`): the
+double) so that what it is handed is masked first (`fsnb.text.redact.mask_secrets`): the
 conversation's system prompt, opening message and folder map, every tool result and its
 data, the thread's earlier answers, the documents the offline strategy reads, and the
 system and prompt of `complete_json` (the tools that ask a model, `extract_rows`). The
@@ -35,7 +35,7 @@ from fsnb.protocol import (
     ToolOutcome,
     Turn,
 )
-from fsnb.redact import MARKER, mask_secrets, secret_cell
+from fsnb.text.redact import MARKER, mask_secrets, secret_cell
 
 #: What the wrapper answers itself: these never reach the inner backend unmasked.
 _GUARDED = frozenset({"next_action", "complete_json", "inner"})

@@ -1,7 +1,7 @@
 """The offline strategy's extractive answer: candidate passages, the choice, citations.
 
 Candidates are the sentences, short paragraphs, list items and table rows of what the run
-read (`fsnb.segments`), plus each run of list items or table rows as a group. They are
+read (`fsnb.text.segments`), plus each run of list items or table rows as a group. They are
 scored with `fsnb.offline.passages`, chosen greedily, and written as markdown bullets in
 which every statement carries `[n]`, each `n` citing the exact text it quotes.
 """
@@ -29,7 +29,7 @@ from fsnb.offline.ranking import BM25, tokens
 from fsnb.offline.statements import one_line, statement, unreferenced
 from fsnb.offline.tuning import Tuning
 from fsnb.protocol import Action, CitedSource
-from fsnb.segments import Span, blocks, sentences
+from fsnb.text.segments import Span, blocks, sentences
 
 NOTE = "_(offline extractive backend: quoted passages, no LLM)_"
 

@@ -105,7 +105,7 @@ def _scope(task: str, root: str) -> str:
 
 
 def _when(found: re.Match[str]) -> str | None:
-    """The date range (`fsnb.ranges` syntax) a `_WHEN` match stands for."""
+    """The date range (`fsnb.text.ranges` syntax) a `_WHEN` match stands for."""
     day, period, days, within, on, word, point, first, last = found.groups()
     if day or period:
         return day.lower() if day else f"this-{period.lower()}"

@@ -28,7 +28,7 @@ from fsnb.offline.passages import (
 from fsnb.offline.ranking import BM25, tokens
 from fsnb.offline.statements import statement, unreferenced
 from fsnb.offline.tuning import Tuning
-from fsnb.segments import Span, sentences
+from fsnb.text.segments import Span, sentences
 
 #: Where a question asks a second thing: "..., and when ...", "...; what ...".
 PARTS = re.compile(

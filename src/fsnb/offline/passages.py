@@ -18,8 +18,8 @@ from itertools import pairwise
 
 from fsnb.offline.ranking import QUESTION_WORDS, tokens
 from fsnb.offline.tuning import Tuning
-from fsnb.segments import Span
-from fsnb.text import STOPWORDS
+from fsnb.text.segments import Span
+from fsnb.text.words import STOPWORDS
 
 _WANTS = {
     "amount": r"\bhow much\b|\b(?:prices?|costs?|amounts?|fees?|pay|paid|payments?|salary|"

@@ -38,7 +38,7 @@ from fsnb.offline.references import Reference, find_references, resolve
 from fsnb.offline.table_questions import table_step
 from fsnb.offline.tuning import Tuning
 from fsnb.protocol import Action, Conversation, Documents, LLMError, Notify, Reply
-from fsnb.segments import Span
+from fsnb.text.segments import Span
 from fsnb.tools.files import PAGE_CHARS
 
 #: Corpora kept at most (one per run and question).

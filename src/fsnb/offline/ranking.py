@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from fsnb.offline.tuning import Tuning
-from fsnb.segments import Span, blocks, sentences
-from fsnb.text import tokenize
+from fsnb.text.segments import Span, blocks, sentences
+from fsnb.text.words import tokenize
 
 tokens = tokenize  # the offline strategy ranks with the index's terms
 

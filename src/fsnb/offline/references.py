@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from fsnb.offline.ranking import path_words
 from fsnb.offline.tuning import Tuning
-from fsnb.text import stem
+from fsnb.text.words import stem
 
 _LABEL_WORDS = "Exhibit|Schedule|Appendix|Annex|Attachment|Addendum|Enclosure|Rider"
 _DOC_NOUNS = (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from fsnb.offline.references import find_references
-from fsnb.segments import Span, sentences
+from fsnb.text.segments import Span, sentences
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 

@@ -33,7 +33,7 @@ from fsnb.offline.ranking import QUESTION_WORDS, path_words
 from fsnb.offline.statements import table_cells
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
 from fsnb.scratchpad import sanitize
-from fsnb.text import STOPWORDS, stem, tokenize
+from fsnb.text.words import STOPWORDS, stem, tokenize
 from fsnb.tools.payloads import Loaded, LoadedMany, Rows, TableInfo, Tables
 
 NOTE = "_(offline backend: computed in SQL over the documents' tables, no LLM)_"

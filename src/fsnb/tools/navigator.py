@@ -20,13 +20,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import BinaryIO, Literal
 
-from fsnb import ranges
 from fsnb.documents import parse, supported
 from fsnb.documents.text import looks_binary
 from fsnb.errors import ParseError
 from fsnb.index.filesystem import entries, find, indexed
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import Listed, Sandbox, Sensitivity, open_file, os_reason, scan, shown
+from fsnb.text import ranges
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
 from fsnb.tools.payloads import Browsed, FileInfo, FileRow, Found, Item, Tree, TreeEntry

@@ -14,8 +14,8 @@ from datetime import datetime
 from fsnb.index.filesystem import Entry, entries, files_under, indexed
 from fsnb.index.walk import held, list_files, stored_name, suffix
 from fsnb.protocol.outcome import ToolOutcome
-from fsnb.ranges import DateRange
 from fsnb.security import Sandbox, scan, shown
+from fsnb.text.ranges import DateRange
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
 from fsnb.tools.navigator import _extensions, _folder, when

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fsnb import __version__
-from fsnb.cli_fs import add_fs_command
-from fsnb.cli_output import POSITIVE_INT, error, number, print_frame, say
-from fsnb.cli_scratch import add_scratch_command
+from fsnb.cli.fs import add_fs_command
+from fsnb.cli.output import POSITIVE_INT, error, number, print_frame, say
+from fsnb.cli.scratch import add_scratch_command
 from fsnb.errors import FsnbError, one_line
 from fsnb.llm import registry
 
@@ -62,7 +62,7 @@ def _explorer(args: argparse.Namespace) -> Explorer:
 def _explore(args: argparse.Namespace) -> int:
     if args.json:
         return _explore_json(args)
-    from fsnb.console import ConsoleView
+    from fsnb.cli.console import ConsoleView
 
     explorer = _explorer(args)
     view = ConsoleView()
@@ -489,7 +489,3 @@ def _quiet_stdout() -> None:
     """Point stdout at the null device, so that Python's flush at exit finds no closed pipe."""
     with suppress(OSError, ValueError):  # not a real file (captured in tests): nothing to do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from fsnb.cli_output import POSITIVE_INT, error, print_frame
+from fsnb.cli.output import POSITIVE_INT, error, print_frame
 
 if TYPE_CHECKING:
     from fsnb.scratchpad import Scratchpad

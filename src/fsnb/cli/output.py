@@ -41,7 +41,7 @@ def print_frame(frame: pd.DataFrame, as_json: bool) -> None:
     if as_json:
         print(frame.to_json(orient="records", date_format="iso", indent=2))
     else:
-        from fsnb.terminal import table_text
+        from fsnb.cli.terminal import table_text
 
         say(table_text(frame))
 

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from fsnb.cli_output import error, say
+from fsnb.cli.output import error, say
 from fsnb.errors import one_line
 
 #: subcommand -> (tool, {option dest: tool argument}).

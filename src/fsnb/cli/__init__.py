@@ -1,0 +1,13 @@
+"""The `fsnb` command line: `main` is the console script (`fsnb = "fsnb.cli:main"`), and
+`python -m fsnb.cli` runs it too.
+
+- `app`: the parser, `main`, and the explore, index, search, sql, status, models, scan and
+  parse commands;
+- `fs` and `scratch`: the `fsnb fs ...` and `fsnb scratch ...` command groups;
+- `output`: what every command prints with (errors, frames, argument types);
+- `console`: a run shown live in the terminal (rich); `terminal`: frames as terminal text.
+"""
+
+from fsnb.cli.app import build_parser, main
+
+__all__ = ["build_parser", "main"]
