@@ -77,6 +77,11 @@ def _step(what: str, command: list[str], env: dict[str, str], timeout: float) ->
         pytest.fail(f"{what} failed: {' '.join(command)}\n{_tail(run)}", pytrace=False)
 
 
+#: Wheels only, and no byte-compiling of some 800 MB of packages the tests barely import
+#: (a module is compiled when first imported instead).
+QUICK = ("--only-binary=:all:", "--no-compile", "--disable-pip-version-check")
+
+
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venv]:
     """fsnb's wheel, installed without extras into a new venv (removed at the end)."""
@@ -96,7 +101,7 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venv]:
     _step("creating a venv", [sys.executable, "-m", "venv", str(root)], env, 120)
     _step(
         "installing fsnb's wheel without extras into a fresh venv",
-        [str(root / "bin" / "python"), "-m", "pip", "install", "--only-binary=:all:", str(wheel)],
+        [str(root / "bin" / "python"), "-m", "pip", "install", *QUICK, str(wheel)],
         env,
         INSTALL_TIMEOUT_S,
     )
