@@ -249,9 +249,9 @@ def search_speed(tmp: Path, chunks: int, queries: int) -> dict[str, object]:
     """BM25 through fsnb's search path and FTS5 over the same chunks and queries."""
     import numpy as np
 
+    from fsnb.db.database import Store
     from fsnb.index.bm25 import bm25
     from fsnb.index.search import search
-    from fsnb.index.store import Store
     from fsnb.index.writer import cluster_terms
 
     store = Store(tmp / f"search-{chunks}.duckdb")

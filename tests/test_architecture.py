@@ -157,7 +157,15 @@ def test_layers_point_one_way():
     """documents and index never import the agent, the LLM backends, or the notebook kit."""
     graph = import_graph(lazy=True)
     upper = ("fsnb.agent", "fsnb.llm", "fsnb.offline", "fsnb.notebook", "fsnb.cli")
-    for lower in ("fsnb.documents", "fsnb.index", "fsnb.security", "fsnb.protocol", "fsnb.text"):
+    for lower in (
+        "fsnb.documents",
+        "fsnb.db",
+        "fsnb.fsindex",
+        "fsnb.index",
+        "fsnb.security",
+        "fsnb.protocol",
+        "fsnb.text",
+    ):
         below = {m for m in graph if m == lower or m.startswith(lower + ".")}
         for module in below:
             assert not {t for t in reachable(graph, module) if t.startswith(upper)}, module
@@ -189,7 +197,8 @@ BELOW_THE_AGENT = (
     "fsnb.text",
     "fsnb.extract",
     "fsnb.offline",
-    "fsnb.scratchpad",
+    "fsnb.db",
+    "fsnb.fsindex",
     "fsnb.gemini_client",
 )
 
@@ -210,14 +219,14 @@ _DUCKDB_NAMES = frozenset({"DuckDBPyConnection", "Error", "tokenize"})
 #: The notebook modules that import duckdb today. Each should not (the review's rule is
 #: "views never open DuckDB themselves"); none opens it, and none may be added:
 #: - `connection`: `fsnb.connect()`, the handout of connections, not a view: it makes views
-#:   on the connection `fsnb.index.store.attach_read_only` opened (review, section 4:
+#:   on the connection `fsnb.db.database.attach_read_only` opened (review, section 4:
 #:   `db/handouts.py`);
 #: - `magics`: `duckdb.Error` among the errors a user can act on;
 #: - `sql_text`: `duckdb.tokenize`, to find `:name` parameters (no connection).
 _DUCKDB_IMPORTERS = frozenset(
     {"fsnb.notebook.connection", "fsnb.notebook.magics", "fsnb.notebook.sql_text"}
 )
-#: What opens DuckDB in `fsnb.index.store`; only the handout calls one (`attach_read_only`).
+#: What opens DuckDB in `fsnb.db.database`; only the handout calls one (`attach_read_only`).
 _STORE_OPENERS = frozenset({"memory_cursor", "open_read_only", "attach_read_only"})
 
 
@@ -269,7 +278,7 @@ def test_views_never_open_duckdb():
 def test_the_duckdb_rule_sees_them():
     code = (
         "import duckdb\n"
-        "from fsnb.index.store import Store, open_read_only\n"
+        "from fsnb.db.database import Store, open_read_only\n"
         "con = duckdb.connect(':memory:')\n"
         "store = Store(db)\n"
     )
@@ -288,14 +297,14 @@ MAX_LINES = 400
 LONG_MODULES = {
     "fsnb.text.redact": 780,
     "fsnb.tools.navigator": 707,
-    "fsnb.index.store": 613,
+    "fsnb.db.database": 613,
     "fsnb.notebook.magics": 591,
     "fsnb.security": 579,
     "fsnb.agent.loop": 576,
     "fsnb.index.metadata": 575,
     "fsnb.offline.passages": 533,
     "fsnb.tools.files": 506,
-    "fsnb.scratchpad": 503,
+    "fsnb.db.scratchpad": 503,
     "fsnb.offline.table_questions": 500,
     "fsnb.notebook.widget": 498,
     "fsnb.cli.app": 491,
@@ -323,10 +332,8 @@ def test_no_module_grows_past_its_size():
 
 
 #: The loose modules of the top level, beside the packages: the public API (`__init__`), and
-#: what every layer shares. `scratchpad` is to move into a `db/` package with the store.
-TOP_LEVEL = frozenset(
-    {"__init__", "_version", "config", "errors", "gemini_client", "scratchpad", "security"}
-)
+#: what every layer shares.
+TOP_LEVEL = frozenset({"__init__", "_version", "config", "errors", "gemini_client", "security"})
 
 
 def test_the_top_level_holds_the_face_and_little_else():

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import make_pdf
 
-from fsnb.index import Index, duplicates
+from fsnb.fsindex import duplicates
+from fsnb.index import Index
 from fsnb.tools import ToolContext, agent_registry
 
 REPORT = b"quarterly report\n" * 1000  # 17,000 bytes

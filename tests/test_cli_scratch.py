@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from fsnb.cli import main
-from fsnb.scratchpad import Scratchpad
+from fsnb.db.scratchpad import Scratchpad
 
 ROWS = [{"item": f"row {n}", "amount": n * 1.5} for n in range(1, 6)]
 

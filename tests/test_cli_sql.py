@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from fsnb.cli import main as cli
+from fsnb.db.guard import SqlRefused
 from fsnb.index import Index
-from fsnb.index.guard import SqlRefused
 
 
 @pytest.fixture

@@ -17,11 +17,11 @@ import fsnb
 from fsnb.agent import Action
 from fsnb.agent import events as ev
 from fsnb.cli import main as cli
+from fsnb.db.database import Store
+from fsnb.db.guard import SqlRefused, run_select
+from fsnb.db.scratchpad import Scratchpad, ScratchpadError
 from fsnb.index import Index
-from fsnb.index.guard import SqlRefused, run_select
-from fsnb.index.store import Store
 from fsnb.llm import ReplayLLM
-from fsnb.scratchpad import Scratchpad, ScratchpadError
 from fsnb.tools import agent_registry
 
 SECRET = "ZEBRA-7731"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from fsnb.db.scratchpad import Scratchpad
 from fsnb.extract import extract_tables
 from fsnb.extract.load import load_table
-from fsnb.scratchpad import Scratchpad
 from fsnb.security import Sandbox
 
 DATA = Path(__file__).resolve().parents[1] / "data"

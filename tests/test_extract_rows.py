@@ -12,13 +12,13 @@ import pytest
 from conftest import make_pdf
 
 import fsnb
+from fsnb.db.scratchpad import Scratchpad
 from fsnb.documents import parse
 from fsnb.extract.rows import extract_rows, split
 from fsnb.llm.gemini import GeminiLLM
 from fsnb.llm.openai_chat import OpenAILLM
 from fsnb.offline import OfflineLLM
 from fsnb.protocol import LLMError, StructuredLLM
-from fsnb.scratchpad import Scratchpad
 from fsnb.security import Sandbox
 from fsnb.tools.context import ToolContext
 from fsnb.tools.extraction import extract_rows as extract_rows_tool

@@ -261,8 +261,8 @@ def test_to_sql_checks_fields_first():
 
 def test_end_to_end_on_the_real_schema():
     """extract_metadata -> documents.metadata, discover_schema -> schema, then filter."""
+    from fsnb.db.database import migrate
     from fsnb.index.metadata import discover_schema, extract_metadata
-    from fsnb.index.store import migrate
 
     texts = {
         "agreement.pdf": ("Acquisition Agreement", "The price is $45,000,000, signed by James "

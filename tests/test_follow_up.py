@@ -15,8 +15,8 @@ from IPython.core.interactiveshell import InteractiveShell
 import fsnb
 from fsnb.agent import ExplorationResult
 from fsnb.cli import main
+from fsnb.db.database import MIGRATIONS
 from fsnb.errors import FsnbError
-from fsnb.index.store import MIGRATIONS
 from fsnb.llm.gemini import GeminiLLM
 from fsnb.notebook.magics import ExploreMagics
 

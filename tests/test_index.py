@@ -11,12 +11,12 @@ import pandas as pd
 import pytest
 from conftest import make_pdf
 
+from fsnb.db.database import SCHEMA_VERSION
+from fsnb.db.guard import SqlRefused
 from fsnb.documents import parse
 from fsnb.index import DatabaseLocked, Store, writer
 from fsnb.index.chunking import chunk_document
-from fsnb.index.guard import SqlRefused
 from fsnb.index.index import Index
-from fsnb.index.store import SCHEMA_VERSION
 
 
 @pytest.fixture
@@ -290,7 +290,7 @@ def test_a_rescan_writes_only_the_files_that_changed(
 def test_the_files_of_an_older_index_get_their_mime_type(tmp_path: Path):
     import duckdb
 
-    from fsnb.index.store import MIGRATIONS
+    from fsnb.db.database import MIGRATIONS
 
     root = tmp_path / "tree"
     root.mkdir()
@@ -318,7 +318,7 @@ def test_the_files_of_an_older_index_get_their_mime_type(tmp_path: Path):
 
 
 def test_the_walk_applies_the_policy_to_folder_names_and_file_names(tmp_path: Path):
-    from fsnb.index.walk import list_files
+    from fsnb.fsindex.walk import list_files
     from fsnb.security import Sandbox
 
     root = tmp_path / "tree"
@@ -358,7 +358,7 @@ def test_a_run_with_nothing_to_parse_opens_the_database_once(
 def test_the_file_version_changes_with_every_commit(tmp_path: Path):
     """Readers remember what they found by `file_version`: each commit changes it, though
     DuckDB rewrites blocks in place (the file keeps its size)."""
-    from fsnb.index.store import file_version
+    from fsnb.db.database import file_version
 
     store = Store(tmp_path / "v.duckdb")
     with store.connect():

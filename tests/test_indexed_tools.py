@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from conftest import make_pdf
 
+from fsnb.db.scratchpad import Scratchpad
 from fsnb.index.index import Index
 from fsnb.index.vectors import HashEmbedder, embed_corpus
-from fsnb.scratchpad import Scratchpad
 from fsnb.tools import Registry, ToolOutcome
 from fsnb.tools.indexed import INDEX_TOOLS, get_document, semantic_search
 

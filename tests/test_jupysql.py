@@ -18,10 +18,10 @@ from conftest import usage_error
 from IPython.core.interactiveshell import InteractiveShell
 
 import fsnb
+from fsnb.db.scratchpad import Scratchpad
 from fsnb.index import Index
 from fsnb.notebook.interpolation import UnresolvedWarning, expand
 from fsnb.notebook.sql_text import bind, parameters, split_line
-from fsnb.scratchpad import Scratchpad
 
 pytest.importorskip("sql", reason="jupysql is in the dev extra")
 sqlalchemy = pytest.importorskip("sqlalchemy")
@@ -89,7 +89,7 @@ def test_sql_on_fsnb_connect_coexists_with_indexing(ip: InteractiveShell, indexe
     assert "later.txt" in paths
     _run(
         ip,
-        "from fsnb.scratchpad import Scratchpad\nScratchpad().create_table('later_deals', {'name': 'VARCHAR'})",
+        "from fsnb.db.scratchpad import Scratchpad\nScratchpad().create_table('later_deals', {'name': 'VARCHAR'})",
     )
     assert _names(ip.run_line_magic("sql", "SELECT count(*) FROM later_deals")) == [0]
     assert made > 0 and "fsnb" in str(ip.run_line_magic("sql", "--connections"))

@@ -7,11 +7,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from fsnb.db.scratchpad import Scratchpad, ScratchpadError
 from fsnb.errors import AccessDenied
 from fsnb.extract import load
 from fsnb.extract.load import column_names, load_table, shape_difference
 from fsnb.extract.tables import ExtractedTable as Table
-from fsnb.scratchpad import Scratchpad, ScratchpadError
 from fsnb.tools import agent_registry
 
 

@@ -159,7 +159,7 @@ def test_index_sql_and_connection(
     again = ip.run_line_magic("explore_index", str(folder))
     assert again.empty and again.attrs["counts"]["added"] == 0
 
-    from fsnb.scratchpad import Scratchpad
+    from fsnb.db.scratchpad import Scratchpad
 
     pad = Scratchpad()
     pad.create_table("deals", {"name": "VARCHAR"})

@@ -18,16 +18,16 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from fsnb.db import guard
+from fsnb.db.database import Store
+from fsnb.db.scratchpad import Scratchpad, ScratchpadLimit
 from fsnb.documents.model import Document, PageSpan
 from fsnb.extract import budget as budget_module
 from fsnb.extract import tables as tables_module
 from fsnb.extract.budget import TableLimits
 from fsnb.extract.load import load_table
 from fsnb.extract.tables import extract_tables
-from fsnb.index import guard
 from fsnb.index.chunking import chunk_document
-from fsnb.index.store import Store
-from fsnb.scratchpad import Scratchpad, ScratchpadLimit
 from fsnb.security import Sandbox
 from fsnb.text.segments import Span, blocks, pieces
 from fsnb.tools import agent_registry, files
@@ -168,7 +168,7 @@ def test_the_tools_say_what_a_limit_left_out(tmp_path, monkeypatch) -> None:
 def test_a_table_wider_than_the_scratchpad_limit_is_refused(tmp_path, monkeypatch) -> None:
     _csv(tmp_path / "wide.csv", rows=2, columns=8)
     db = tmp_path / "index.duckdb"
-    monkeypatch.setattr("fsnb.scratchpad.MAX_COLUMNS", 10)  # 8 columns and 3 of provenance
+    monkeypatch.setattr("fsnb.db.scratchpad.MAX_COLUMNS", 10)  # 8 columns and 3 of provenance
     with pytest.raises(ScratchpadLimit) as refused:
         load_table(db, tmp_path, "wide.csv", 0, "wide")
     assert str(refused.value) == (

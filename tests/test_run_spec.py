@@ -21,12 +21,12 @@ from fsnb.agent import events as ev
 from fsnb.agent.spec import Backend, RecordRun, RunSpec, recording
 from fsnb.agent.usage import Usage
 from fsnb.cli import build_parser
+from fsnb.db.scratchpad import Scratchpad
 from fsnb.errors import Cancelled, FsnbError
 from fsnb.extract import load
 from fsnb.extract.rows import extract_rows
 from fsnb.llm import ReplayLLM
 from fsnb.llm.gemini import GeminiLLM
-from fsnb.scratchpad import Scratchpad
 from fsnb.security import Sandbox
 from fsnb.tools import Registry, ToolContext
 from fsnb.tools.cleanup import find_duplicates

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from fsnb.fsindex.walk import list_files
 from fsnb.index.index import Index
-from fsnb.index.walk import list_files
 from fsnb.security import Sandbox, scan
 from fsnb.tools import disk_usage, tree
 from fsnb.tools.context import ToolContext
@@ -88,7 +88,7 @@ def test_list_files_of_a_subfolder_matches_the_whole_walk(mixed: Path):
 @pytest.mark.parametrize("base", [".", "docs", "f"])
 @pytest.mark.parametrize("depth", [1, 2, 4])
 def test_walked_entries_match_the_index(mixed: Path, tmp_path: Path, base: str, depth: int):
-    from fsnb.index.filesystem import entries, indexed
+    from fsnb.fsindex.filesystem import entries, indexed
 
     index = Index(tmp_path / "fs.duckdb")
     index.add_folder(mixed, progress=False)

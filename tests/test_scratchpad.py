@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 from conftest import unprivileged
 
-from fsnb import scratchpad
-from fsnb.index.store import Store
-from fsnb.scratchpad import Scratchpad, ScratchpadError, ScratchpadLimit, sanitize
+from fsnb.db import scratchpad
+from fsnb.db.database import Store
+from fsnb.db.scratchpad import Scratchpad, ScratchpadError, ScratchpadLimit, sanitize
 from fsnb.tools import Registry
 from fsnb.tools.scratch import SCRATCH_TOOLS, _query_text
 

@@ -15,13 +15,13 @@ import pytest
 from conftest import DATA, make_pdf
 from fake_gemini import FakeGemini, Scripted, Sent
 
+from fsnb.db.database import Store
 from fsnb.index.bm25 import bm25
 from fsnb.index.bridge import bridge, find_files
 from fsnb.index.filters import FilterError
 from fsnb.index.index import Index
 from fsnb.index.query import COLUMNS, NotIndexed, highlights, query_terms, snippet
 from fsnb.index.search import rrf, search
-from fsnb.index.store import Store
 from fsnb.index.vectors import (
     EmbeddingError,
     GeminiEmbedder,
@@ -516,7 +516,7 @@ def test_an_index_from_schema_7_migrates_on_the_first_search(
 ):
     """A file whose `terms` rows lack their corpus and chunk length (schema 7) is migrated
     by the first search, read-only as it is, and ranks as a fresh index does."""
-    from fsnb.index.store import MIGRATIONS, SCHEMA_VERSION
+    from fsnb.db.database import MIGRATIONS, SCHEMA_VERSION
 
     store, root = small
     query = "escrow retention bonus months"

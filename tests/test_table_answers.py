@@ -10,8 +10,8 @@ import pytest
 
 import fsnb
 from fsnb.agent.result import ExplorationResult
+from fsnb.db.scratchpad import Scratchpad
 from fsnb.offline.table_questions import aggregate_question
-from fsnb.scratchpad import Scratchpad
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 HEADER = "Date,Item,Department,Cost (EUR)\n"

@@ -244,8 +244,8 @@ def test_command_failures_reply_with_an_error(folder: Path, caplog: pytest.LogCa
 
 
 def test_page_requests_for_documents_and_scratchpad(folder: Path):
+    from fsnb.db.scratchpad import Scratchpad
     from fsnb.index import Index
-    from fsnb.scratchpad import Scratchpad
 
     panel = ExplorePanel(folder=str(folder))
     empty = _invoke(panel, "_page", {"tab": "documents"})
@@ -276,7 +276,7 @@ def test_page_requests_for_documents_and_scratchpad(folder: Path):
 
 
 def test_scratch_table_pages_sort_in_sql(folder: Path):
-    from fsnb.scratchpad import Scratchpad
+    from fsnb.db.scratchpad import Scratchpad
 
     panel = ExplorePanel(folder=str(folder))
     pad = Scratchpad(folder=folder)

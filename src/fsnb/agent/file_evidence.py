@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from fsnb.index.changes import file_sha256
+from fsnb.fsindex.walk import file_sha256
 from fsnb.security import Sandbox, Sensitivity
 from fsnb.tools.navigator import when
 

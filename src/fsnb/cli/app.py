@@ -206,8 +206,8 @@ def _search(args: argparse.Namespace) -> int:
 
 
 def _sql(args: argparse.Namespace) -> int:
+    from fsnb.db.guard import result_note
     from fsnb.index import Index
-    from fsnb.index.guard import result_note
 
     index = Index(args.db)
     if not index.path.is_file():

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 from fsnb.cli.output import POSITIVE_INT, error, print_frame
 
 if TYPE_CHECKING:
-    from fsnb.scratchpad import Scratchpad
+    from fsnb.db.scratchpad import Scratchpad
 
 
 def _pad(args: argparse.Namespace) -> Scratchpad | None:
     """The scratchpad the options name, or None when the index file is not there yet."""
-    from fsnb.index.store import Store
-    from fsnb.scratchpad import Scratchpad
+    from fsnb.db.database import Store
+    from fsnb.db.scratchpad import Scratchpad
 
     store = Store(args.db)
     return Scratchpad(store, folder=args.folder) if store.path.is_file() else None
@@ -32,7 +32,7 @@ def _where(args: argparse.Namespace) -> str:
 
 
 def _missing(name: str) -> int:
-    from fsnb.scratchpad import sanitize
+    from fsnb.db.scratchpad import sanitize
 
     error(f"no scratchpad table {sanitize(name)!r} (fsnb scratch list shows them)")
     return 2

@@ -20,9 +20,9 @@ from typing import Any
 import pandas as pd
 from pandas.api import types as ptypes
 
+from fsnb.db.database import Store
+from fsnb.db.scratchpad import Scratchpad, ScratchpadError, ScratchpadLimit, sanitize
 from fsnb.extract.tables import ExtractedTable, Tables, extract_tables
-from fsnb.index.store import Store
-from fsnb.scratchpad import Scratchpad, ScratchpadError, ScratchpadLimit, sanitize
 from fsnb.security import Sandbox
 
 #: The provenance columns every loaded table starts with, and their types.

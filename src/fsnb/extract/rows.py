@@ -18,13 +18,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from fsnb.db.scratchpad import Scratchpad, ScratchpadError
 from fsnb.documents import Document
 from fsnb.documents.opening import read_document
 from fsnb.documents.quotes import quote_pattern
 from fsnb.errors import ToolError
 from fsnb.protocol import LLM, LLMError, Notify, StructuredLLM
 from fsnb.protocol.usage import NO_TOKENS, Tokens
-from fsnb.scratchpad import Scratchpad, ScratchpadError
 from fsnb.security import Sandbox
 
 #: The provenance columns every row gets (added to the table when missing).

@@ -1,6 +1,6 @@
 """What changed on disk since the last index: the folder's files, and a plan per document.
 
-`scan` lists the regular files the index may hold (`fsnb.index.walk`: symlinks, FIFOs and
+`scan` lists the regular files the index may hold (`fsnb.fsindex.walk`: symlinks, FIFOs and
 the like are never opened), with names that are not valid UTF-8 escaped so DuckDB can store
 them. `plan` compares the documents with what the index holds, by size and mtime,
 confirmed by a streamed hash.
@@ -8,8 +8,6 @@ confirmed by a streamed hash.
 
 from __future__ import annotations
 
-import errno
-import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,9 +16,9 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 import pandas as pd
 
-from fsnb.index.walk import COLUMNS, KIND_COLUMNS, Listing, kind, list_files
+from fsnb.fsindex.walk import COLUMNS, KIND_COLUMNS, Listing, file_sha256, kind, list_files
 from fsnb.index.writer import Entry, stale_parse
-from fsnb.security import NotRegular, Sandbox, open_file
+from fsnb.security import Sandbox
 
 if TYPE_CHECKING:
     from fsnb.index.pipeline import IndexReport
@@ -71,22 +69,6 @@ def _why(exc: OSError) -> str:
     if isinstance(exc, FileNotFoundError):
         return "file disappeared during indexing"
     return (exc.strerror or str(exc)).lower()
-
-
-def file_sha256(
-    path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
-) -> tuple[str, int, int]:
-    """(sha256, size, mtime_ns) of a regular file, streamed from the file `open_file`
-    checked (with `root`: the very path a sandbox checked); never blocks on a FIFO
-    swapped in meanwhile."""
-    try:
-        handle = open_file(path, root)
-    except NotRegular:
-        raise OSError(errno.EINVAL, "not a regular file", os.fspath(path)) from None
-    with handle:
-        info = os.fstat(handle.fileno())
-        digest = hashlib.file_digest(handle, "sha256")
-    return digest.hexdigest(), info.st_size, info.st_mtime_ns
 
 
 def _hash(path: Path) -> str:

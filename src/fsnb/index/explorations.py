@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fsnb.index.store import Store
+from fsnb.db.database import Store
 from fsnb.security import shown
 
 if TYPE_CHECKING:

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from fsnb.db.database import DatabaseDamaged, Store
+from fsnb.db.guard import run_select
 from fsnb.documents import document_files
 from fsnb.index import bridge as fallback
 from fsnb.index import search
-from fsnb.index.guard import run_select
 from fsnb.index.pipeline import IndexReport, corpus_id, forget_folder, index_folder
 from fsnb.index.query import indexing
-from fsnb.index.store import DatabaseDamaged, Store
 from fsnb.index.vectors import embed_corpus
 from fsnb.security import Sandbox
 
@@ -194,8 +194,8 @@ class Index:
     def duplicates(self, folder: str | os.PathLike[str], min_size: int = 1) -> pd.DataFrame:
         """Files with the same content, one row per file: group (0 wastes the most), size,
         sha256, path. Hashes only files that share a size, cached in the index."""
-        from fsnb.index import duplicates
-        from fsnb.index.filesystem import indexed
+        from fsnb.fsindex import duplicates
+        from fsnb.fsindex.filesystem import indexed
 
         box = Sandbox(folder)
         where = indexed(self.store, box.root)
@@ -203,13 +203,13 @@ class Index:
 
     def bookmarks(self, folder: str | os.PathLike[str] | None = None) -> pd.DataFrame:
         """The bookmarks of `folder` (None: of every folder): root, path, label, created_at."""
-        from fsnb.index import bookmarks
+        from fsnb.fsindex import bookmarks
 
         root = None if folder is None else str(Path(folder).expanduser().resolve())
         return bookmarks.frame(self.store, root)
 
     def _corpus(self, folder: str | os.PathLike[str]) -> int:
-        from fsnb.index.filesystem import indexed
+        from fsnb.fsindex.filesystem import indexed
 
         where = indexed(self.store, Path(folder).expanduser().resolve())
         if where is None:
@@ -220,7 +220,7 @@ class Index:
     def folders(self, folder: str | os.PathLike[str]) -> pd.DataFrame:
         """Per folder of an indexed folder ('.' its root): path, parent, depth, size (all
         under it), files, folders, top_extensions."""
-        from fsnb.index import filesystem
+        from fsnb.fsindex import filesystem
 
         return filesystem.folders(self.store, self._corpus(folder))
 
@@ -229,7 +229,7 @@ class Index:
     ) -> pd.DataFrame:
         """The folders and files at most `depth` levels under `path`, largest first: path,
         type, size, files, folders, share (of the total under `path`)."""
-        from fsnb.index import filesystem
+        from fsnb.fsindex import filesystem
 
         rows = filesystem.entries(self.store, self._corpus(folder), path.strip("/") or ".", depth)
         frame = pd.DataFrame(rows, columns=["path", "type", "size", "files", "folders", "mtime_ns"])
@@ -243,7 +243,7 @@ class Index:
 
     def scans(self, folder: str | os.PathLike[str]) -> pd.DataFrame:
         """The scan log of an indexed folder, oldest first."""
-        from fsnb.index import filesystem
+        from fsnb.fsindex import filesystem
 
         return filesystem.scans(self.store, self._corpus(folder))
 

@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from fsnb.db.database import corpus_id
 from fsnb.documents.batch import default_workers, parse_many
 from fsnb.documents.workers import parse_on, process_pool
 from fsnb.errors import EMPTY_FILE, ParseError
 from fsnb.index import changes, runs
 from fsnb.index.changes import FileRow, Known
 from fsnb.index.metadata import discover_schema
-from fsnb.index.store import corpus_id
 from fsnb.index.writer import Entry, cluster_terms, prepare, store_files, write
 from fsnb.security import Sandbox
 
@@ -46,8 +46,8 @@ if TYPE_CHECKING:
 
     import duckdb
 
+    from fsnb.db.database import Store
     from fsnb.documents.model import Document
-    from fsnb.index.store import Store
 
 #: A batch is committed when it holds this many documents or is this many seconds old
 #: (longer when commits are slow: see `_Batches`).

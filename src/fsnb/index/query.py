@@ -19,10 +19,10 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from fsnb.db.database import SCHEMA_VERSION, Store, corpus_id, file_version
 from fsnb.errors import FsnbError
 from fsnb.index import runs
 from fsnb.index.filters import compile_filter
-from fsnb.index.store import SCHEMA_VERSION, Store, corpus_id, file_version
 from fsnb.text.redact import mask_secrets
 from fsnb.text.words import STOPWORDS, stem, tokenize
 

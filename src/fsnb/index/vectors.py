@@ -43,7 +43,7 @@ from fsnb.text.words import tokenize
 if TYPE_CHECKING:
     import duckdb
 
-    from fsnb.index.store import Store
+    from fsnb.db.database import Store
 
 GEMINI_EMBEDDING_MODEL = "gemini-embedding-001"
 #: Characters of a chunk (heading and text) sent to an embedder.

@@ -22,8 +22,8 @@ from fsnb.text.words import tokenize
 if TYPE_CHECKING:
     import duckdb
 
+    from fsnb.db.database import Store
     from fsnb.documents import Document
-    from fsnb.index.store import Store
 
 DOCUMENT_COLUMNS = [
     "title", "format", "pages", "chars", "text", "metadata", "parser", "warnings", "spans",

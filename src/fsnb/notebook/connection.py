@@ -22,8 +22,8 @@ from urllib.parse import quote
 
 import duckdb
 
-from fsnb.index import holders
-from fsnb.index.store import (
+from fsnb.db import holders
+from fsnb.db.database import (
     ATTACHED,
     SHARED_SCHEMA,
     DatabaseLocked,

@@ -250,8 +250,8 @@ def tab_page(
     """A page of the index's documents of `folder`, the scratchpad's tables, or one table
     (sorted by its column `sort` when given; the reply adds `offset`, `sort` and
     `descending`)."""
+    from fsnb.db.scratchpad import Scratchpad
     from fsnb.index import Index, default_db_path
-    from fsnb.scratchpad import Scratchpad
 
     page, size = max(page, 0), min(max(size, 1), 500)
     path = Path(db) if db else default_db_path()

@@ -28,11 +28,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from fsnb.db.scratchpad import sanitize
 from fsnb.offline.corpus import Corpus
 from fsnb.offline.ranking import QUESTION_WORDS, path_words
 from fsnb.offline.statements import table_cells
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
-from fsnb.scratchpad import sanitize
 from fsnb.text.words import STOPWORDS, stem, tokenize
 from fsnb.tools.payloads import Loaded, LoadedMany, Rows, TableInfo, Tables
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fsnb.index import bookmarks
+from fsnb.fsindex import bookmarks
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import shown
 from fsnb.tools.context import ToolContext

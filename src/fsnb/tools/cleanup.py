@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fsnb.index import duplicates
-from fsnb.index.filesystem import indexed
+from fsnb.fsindex import duplicates
+from fsnb.fsindex.filesystem import indexed
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import shown
 from fsnb.tools.context import ToolContext

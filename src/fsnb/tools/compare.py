@@ -10,7 +10,7 @@ from fsnb.documents import parse, supported
 from fsnb.documents.parse import TEXT_SUFFIXES
 from fsnb.documents.text import decode, looks_binary
 from fsnb.errors import ParseError
-from fsnb.index.duplicates import file_sha256
+from fsnb.fsindex.duplicates import file_sha256
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import open_file, shown
 from fsnb.tools.context import ToolContext

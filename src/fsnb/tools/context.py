@@ -12,12 +12,12 @@ import os
 import threading
 import time
 
+from fsnb.db.database import Store
+from fsnb.db.scratchpad import Scratchpad
 from fsnb.errors import Cancelled
-from fsnb.index.store import Store
 from fsnb.llm.masked import masked
 from fsnb.protocol import LLM
 from fsnb.protocol.usage import Tokens
-from fsnb.scratchpad import Scratchpad
 from fsnb.security import Sandbox
 
 

@@ -23,7 +23,7 @@ from typing import BinaryIO, Literal
 from fsnb.documents import parse, supported
 from fsnb.documents.text import looks_binary
 from fsnb.errors import ParseError
-from fsnb.index.filesystem import entries, find, indexed
+from fsnb.fsindex.filesystem import entries, find, indexed
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import Listed, Sandbox, Sensitivity, open_file, os_reason, scan, shown
 from fsnb.text import ranges

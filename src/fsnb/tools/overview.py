@@ -1,7 +1,7 @@
 """The folder map: a compact overview of a folder for the agent's opening message.
 
 Totals, the top folders, the file types present, and the largest and newest files, read
-from the index when the folder is indexed and from one walk (`fsnb.index.walk.list_files`)
+from the index when the folder is indexed and from one walk (`fsnb.fsindex.walk.list_files`)
 when not. Files the sensitive-file policy blocks or skips are never counted nor named.
 """
 
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import duckdb
 import pandas as pd
 
-from fsnb.index.filesystem import files_under, indexed
-from fsnb.index.store import DatabaseDamaged, DatabaseLocked
-from fsnb.index.walk import list_files, suffix
+from fsnb.db.database import DatabaseDamaged, DatabaseLocked
+from fsnb.fsindex.filesystem import files_under, indexed
+from fsnb.fsindex.walk import list_files, suffix
 from fsnb.security import shown
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size

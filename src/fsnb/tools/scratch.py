@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fsnb.index.guard import result_note
+from fsnb.db.guard import result_note
+from fsnb.db.scratchpad import parse_columns, sanitize
 from fsnb.protocol.outcome import ToolOutcome
-from fsnb.scratchpad import parse_columns, sanitize
 from fsnb.tools.context import ToolContext
 from fsnb.tools.files import human_size
 from fsnb.tools.payloads import Rows

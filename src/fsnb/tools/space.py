@@ -11,8 +11,8 @@ import time
 from collections import defaultdict
 from datetime import datetime
 
-from fsnb.index.filesystem import Entry, entries, files_under, indexed
-from fsnb.index.walk import held, list_files, stored_name, suffix
+from fsnb.fsindex.filesystem import Entry, entries, files_under, indexed
+from fsnb.fsindex.walk import held, list_files, stored_name, suffix
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import Sandbox, scan, shown
 from fsnb.text.ranges import DateRange
@@ -30,7 +30,7 @@ def _files(box: Sandbox, base: str) -> list[tuple[str, int, int]]:
 
 
 def walked_entries(box: Sandbox, base: str, depth: int) -> list[Entry]:
-    """`fsnb.index.filesystem.entries` from a walk of `base`: each folder's files summed
+    """`fsnb.fsindex.filesystem.entries` from a walk of `base`: each folder's files summed
     as it is read, then each folder's sums added to the folders above it."""
     start = "" if base == "." else f"{base}/"
     cut = len(start)

@@ -26,8 +26,8 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from fsnb.db.database import Store, corpus_id
 from fsnb.errors import FsnbError, one_line
-from fsnb.index.store import Store, corpus_id
 
 #: The index as a confined query sees it: view name -> SELECT over the folder's corpus.
 INDEX_VIEWS = {

@@ -10,7 +10,7 @@ process, connections to the same file are serialized by a lock, since DuckDB ref
 attach one file read-only and read-write at once. A connection held open by another tool
 in this process (`fsnb.connect()`, jupysql) makes a read go through an in-memory database
 of its own with the file attached read-only, and a write fail at once with
-`DatabaseInUse`, which names the connections to close (`fsnb.index.holders`).
+`DatabaseInUse`, which names the connections to close (`fsnb.db.holders`).
 
 A file DuckDB cannot read (truncated, overwritten, not a database) raises
 `DatabaseDamaged`, whether on opening or in a query; `Store.set_aside` moves it (and its
@@ -31,8 +31,8 @@ from pathlib import Path
 
 import duckdb
 
+from fsnb.db.holders import held, lent, refusal
 from fsnb.errors import FsnbError
-from fsnb.index.holders import held, lent, refusal
 
 SCHEMA_VERSION = 8
 #: A write connection's commit that logs more than this checkpoints at once.

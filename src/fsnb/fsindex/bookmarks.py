@@ -11,7 +11,7 @@ from datetime import datetime
 
 import pandas as pd
 
-from fsnb.index.store import Store, corpus_id
+from fsnb.db.database import Store, corpus_id
 
 _COLUMNS = ["root", "path", "label", "created_at"]
 

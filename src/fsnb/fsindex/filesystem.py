@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from fsnb.index.store import DatabaseDamaged, DatabaseLocked, Store, file_version, memory_cursor
+from fsnb.db.database import DatabaseDamaged, DatabaseLocked, Store, file_version, memory_cursor
 from fsnb.text.ranges import DateRange, SizeRange
 
 

@@ -14,13 +14,25 @@ paths longer than the system allows left out) and the sensitive-file policy's
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import mimetypes
 import os
 import stat
 from dataclasses import dataclass, field
 
 from fsnb.documents import supported
-from fsnb.security import Listed, Sandbox, Sensitivity, classify, links_to_folder, may_flag, scan
+from fsnb.security import (
+    Listed,
+    NotRegular,
+    Sandbox,
+    Sensitivity,
+    classify,
+    links_to_folder,
+    may_flag,
+    open_file,
+    scan,
+)
 
 CATEGORIES = {
     "document": {".pdf", ".docx", ".pptx", ".xlsx", ".html", ".htm", ".md", ".markdown", ".csv"},
@@ -216,3 +228,19 @@ def _add_odd(out: Listing, odd: list[tuple[str, str, os.stat_result, str]]) -> N
             out.columns[column].append(value)
         if kind(ext)[2]:
             out.documents[stored] = (path, info.st_size, info.st_mtime_ns, level)
+
+
+def file_sha256(
+    path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+) -> tuple[str, int, int]:
+    """(sha256, size, mtime_ns) of a regular file, streamed from the file `open_file`
+    checked (with `root`: the very path a sandbox checked); never blocks on a FIFO
+    swapped in meanwhile."""
+    try:
+        handle = open_file(path, root)
+    except NotRegular:
+        raise OSError(errno.EINVAL, "not a regular file", os.fspath(path)) from None
+    with handle:
+        info = os.fstat(handle.fileno())
+        digest = hashlib.file_digest(handle, "sha256")
+    return digest.hexdigest(), info.st_size, info.st_mtime_ns

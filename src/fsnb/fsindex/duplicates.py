@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from fsnb.index.changes import file_sha256
-from fsnb.index.filesystem import Indexed
-from fsnb.index.store import DatabaseInUse, DatabaseLocked, Store
+from fsnb.db.database import DatabaseInUse, DatabaseLocked, Store
+from fsnb.fsindex.filesystem import Indexed
+from fsnb.fsindex.walk import file_sha256
 from fsnb.security import Sandbox, Sensitivity, os_reason
 
 #: Sensitivity levels whose files may be opened (stored as `files.sensitivity`).

@@ -5,7 +5,7 @@ database (`Scratchpad(folder=...)`); a scratchpad with no folder is the shared s
 `scratch`, for work by hand. Names are reduced to `[a-z0-9_]` and may not be an index
 table's; column types come from a short whitelist; rows arrive as JSON objects and DuckDB
 converts them in one parameterized INSERT per batch, inside one transaction. `query` runs
-exactly one SELECT through `fsnb.index.guard`: read-only, no file access, bounded, and for
+exactly one SELECT through `fsnb.db.guard`: read-only, no file access, bounded, and for
 a folder's scratchpad confined to that folder's tables and index.
 
 Size is the uncompressed data size: the byte width of each fixed-width value (INTEGER 4,
@@ -28,8 +28,8 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from fsnb.errors import FsnbError, one_line
-from fsnb.index.guard import (
+from fsnb.db.database import SHARED_SCHEMA, Store, corpus_id
+from fsnb.db.guard import (
     INDEX_VIEWS,
     SqlRefused,
     folder_root,
@@ -39,7 +39,7 @@ from fsnb.index.guard import (
     schema_tables,
     scratch_schema,
 )
-from fsnb.index.store import SHARED_SCHEMA, Store, corpus_id
+from fsnb.errors import FsnbError, one_line
 
 MAX_NAME = 63
 #: Columns of one table: every insert, size count and query handles each column on its own

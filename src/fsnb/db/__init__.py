@@ -1,0 +1,1 @@
+"""The DuckDB file: one storage object, its schema migrations, the SELECT guard, the scratchpad."""

@@ -1,0 +1,1 @@
+"""The file-system index: the walk, what changed, listings, duplicates, bookmarks, watching."""
