@@ -105,7 +105,11 @@ def measure_tools(root: Path, db: Path, unindexed_db: Path, repeat: int) -> dict
         "disk_usage_s": round(min(usage), 3),
         "tree_ms": round(_p50(trees) * 1000, 2),
         "disk_usage_walk_s": round(walked[0], 3),
-        "tree_walk_ms": round(_timed(tree.outcome, ".", ctx=walk, max_depth=2)[0] * 1000, 1),
+        # a new context: `walk` keeps the walk disk_usage made (`ToolContext.files`)
+        "tree_walk_ms": round(
+            _timed(tree.outcome, ".", ctx=ToolContext(root, unindexed_db), max_depth=2)[0] * 1000,
+            1,
+        ),
     }
 
 

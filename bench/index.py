@@ -134,7 +134,7 @@ def scan_and_names(tmp: Path, files: int, queries: int) -> dict[str, object]:
         for i in range(queries)
     ]
     times = []
-    with index.store.connect(read_only=True) as con:
+    with index.db.read() as con:
         for pattern in patterns:
             elapsed, _ = _timed(find_files, con, root, pattern, k=50)
             times.append(elapsed)
@@ -174,7 +174,7 @@ def synthetic(store, chunks: int, vocab: int = 60_000, per_doc: int = 20, seed: 
     chunk, term = np.divmod(keys, vocab)
     words = [_word(i) for i in range(vocab)]
     root = "/synthetic/corpus"
-    with store.transaction() as con:
+    with store.write() as con:
         sql = "INSERT INTO corpora (root, indexed_at) VALUES (?, current_timestamp) RETURNING id"
         cid = con.execute(sql, [root]).fetchone()[0]
         first = con.execute("SELECT coalesce(max(id), 0) + 1 FROM documents").fetchone()[0]
@@ -225,7 +225,7 @@ def fts5(store, root: str, path: Path) -> sqlite3.Connection:
     both sides see the same term frequencies and chunk lengths."""
     con = sqlite3.connect(path)
     con.execute("CREATE VIRTUAL TABLE chunks USING fts5(text)")
-    with store.connect(read_only=True) as duck:
+    with store.read() as duck:
         cur = duck.execute(
             "SELECT string_agg(repeat(t.term || ' ', t.tf), '') FROM terms t"
             " JOIN documents d ON d.id = t.doc_id JOIN corpora c ON c.id = d.corpus_id"
@@ -249,12 +249,12 @@ def search_speed(tmp: Path, chunks: int, queries: int) -> dict[str, object]:
     """BM25 through fsnb's search path and FTS5 over the same chunks and queries."""
     import numpy as np
 
-    from fsnb.db.database import Store
+    from fsnb.db.database import database
     from fsnb.index.bm25 import bm25
     from fsnb.index.search import search
     from fsnb.index.writer import cluster_terms
 
-    store = Store(tmp / f"search-{chunks}.duckdb")
+    store = database(tmp / f"search-{chunks}.duckdb")
     build, (root, prob, words, rows) = _timed(synthetic, store, chunks)
     cluster, _ = _timed(cluster_terms, store, force=True)
     fts_build, lite = _timed(fts5, store, root, tmp / f"fts5-{chunks}.sqlite")
@@ -265,13 +265,13 @@ def search_speed(tmp: Path, chunks: int, queries: int) -> dict[str, object]:
     ]
     opened = []
     for _ in range(10):
-        elapsed, _ = _timed(lambda: store.connect(read_only=True).__enter__().close())
+        elapsed, _ = _timed(lambda: store.read().__enter__().close())
         opened.append(elapsed)
     search(store, root, texts[0], mode="bm25")  # warm the buffer pool and the caches
     fts5_search(lite, texts[0])
     # Interleaved, so that the machine's load weighs on both sides alike.
     through_store, held, lite_times, filtered = [], [], [], []
-    with store.connect(read_only=True) as con:
+    with store.read() as con:
         for q in texts:
             through_store.append(_timed(search, store, root, q, k=10, mode="bm25")[0])
             held.append(_timed(search, con, root, q, k=10, mode="bm25")[0])

@@ -218,22 +218,20 @@ def test_nothing_below_the_agent_reaches_a_backend():
 _DUCKDB_NAMES = frozenset({"DuckDBPyConnection", "Error", "tokenize"})
 #: The notebook modules that import duckdb today. Each should not (the review's rule is
 #: "views never open DuckDB themselves"); none opens it, and none may be added:
-#: - `connection`: `fsnb.connect()`, the handout of connections, not a view: it makes views
-#:   on the connection `fsnb.db.database.attach_read_only` opened (review, section 4:
-#:   `db/handouts.py`);
 #: - `magics`: `duckdb.Error` among the errors a user can act on;
 #: - `sql_text`: `duckdb.tokenize`, to find `:name` parameters (no connection).
-_DUCKDB_IMPORTERS = frozenset(
-    {"fsnb.notebook.connection", "fsnb.notebook.magics", "fsnb.notebook.sql_text"}
-)
-#: What opens DuckDB in `fsnb.db.database`; only the handout calls one (`attach_read_only`).
-_STORE_OPENERS = frozenset({"memory_cursor", "open_read_only", "attach_read_only"})
+#: (`connection`, `fsnb.connect()`, left the list: it is a front for `Database.handout`,
+#: whose logic is `fsnb.db.handouts`.)
+_DUCKDB_IMPORTERS = frozenset({"fsnb.notebook.sql_text"})
+#: What opens the DuckDB file from outside `fsnb.db`: the `Database` of a path and its
+#: handout, and the openers of `fsnb.db`; only the handout's front (`connection`) calls one.
+_STORE_OPENERS = frozenset({"database", "handout", "open_read_only", "attach_read_only"})
 
 
 def duckdb_uses(tree: ast.AST) -> dict[str, set[str]]:
     """What `tree` does with DuckDB: "imports" (duckdb, by any form of import), "names"
-    (the `duckdb.X` it uses, `from duckdb import X` included) and "store" (`Store` and the
-    store's openers it names)."""
+    (the `duckdb.X` it uses, `from duckdb import X` included) and "store" (`Database` and
+    the openers it names)."""
     found: dict[str, set[str]] = {"imports": set(), "names": set(), "store": set()}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -250,15 +248,15 @@ def duckdb_uses(tree: ast.AST) -> dict[str, set[str]]:
             names = [node.attr]
         elif isinstance(node, ast.ImportFrom):
             names = [a.name for a in node.names]
-        found["store"] |= {n for n in names if n == "Store" or n in _STORE_OPENERS}
+        found["store"] |= {n for n in names if n == "Database" or n in _STORE_OPENERS}
     return found
 
 
 def test_views_never_open_duckdb():
     """Never: a notebook view (`fsnb.notebook.*`) opening DuckDB itself. They read through
     `fsnb.index` (`Index(db).documents(...)`, `Index.sql`); no module there calls
-    `duckdb.connect` or names `Store`, and only the handout (`connection`) calls a store
-    opener. The modules that import duckdb at all are a debt (`_DUCKDB_IMPORTERS`): the
+    `duckdb.connect` or names `Database`, and only the handout's front (`connection`) calls
+    an opener (`database(db).handout(...)`). The modules that import duckdb at all are a debt (`_DUCKDB_IMPORTERS`): the
     list may only shrink, and they use only DuckDB's types, errors and tokenizer."""
     importers = set()
     for name, path in MODULES.items():
@@ -268,7 +266,7 @@ def test_views_never_open_duckdb():
         if uses["imports"]:
             importers.add(name)
         assert uses["names"] <= _DUCKDB_NAMES, f"{name} uses duckdb.{uses['names']}"
-        assert "Store" not in uses["store"], f"{name} builds a Store"
+        assert "Database" not in uses["store"], f"{name} builds a Database"
         if name != "fsnb.notebook.connection":
             assert not uses["store"], f"{name} opens DuckDB through {uses['store']}"
     assert not importers - _DUCKDB_IMPORTERS, "new notebook modules import duckdb"
@@ -278,16 +276,56 @@ def test_views_never_open_duckdb():
 def test_the_duckdb_rule_sees_them():
     code = (
         "import duckdb\n"
-        "from fsnb.db.database import Store, open_read_only\n"
+        "from fsnb.db.database import Database, open_read_only\n"
         "con = duckdb.connect(':memory:')\n"
-        "store = Store(db)\n"
+        "db = Database(path)\n"
+        "conn = database(path).handout('here')\n"
     )
     uses = duckdb_uses(ast.parse(code))
     assert uses == {
         "imports": {"duckdb"},
         "names": {"connect"},
-        "store": {"Store", "open_read_only"},
+        "store": {"Database", "open_read_only", "database", "handout"},
     }
+    assert duckdb_connects(ast.parse(code)) == [3]
+    assert duckdb_connects(ast.parse("from duckdb import connect as c\nc()\n")) == [2]
+
+
+def duckdb_connects(tree: ast.AST) -> list[int]:
+    """The lines of `tree` that open a DuckDB database: `duckdb.connect(...)`, or a
+    `connect` imported from duckdb, under whatever name."""
+    local = {
+        a.asname or a.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "duckdb"
+        for a in node.names
+        if a.name == "connect"
+    }
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            hit = func.attr == "connect" and ast.unparse(func.value) == "duckdb"
+        else:
+            hit = isinstance(func, ast.Name) and func.id in local
+        if hit:
+            found.append(node.lineno)
+    return sorted(found)
+
+
+def test_one_way_to_open_duckdb():
+    """Only `fsnb.db` opens DuckDB: every other module reads and writes the file through a
+    `Database` (`read()`, `write()`, `select()`, `handout()`), so that the lock, lending,
+    migration and damage checks of `fsnb.db.database` hold for every connection."""
+    opened = [
+        f"{name}:{line}"
+        for name, path in MODULES.items()
+        if not _below("fsnb.db", name)
+        for line in duckdb_connects(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert not opened, "duckdb.connect outside fsnb.db:\n" + "\n".join(opened)
 
 
 #: The modules longer than `MAX_LINES` today, each with its length then. This is a debt to
@@ -295,21 +333,11 @@ def test_the_duckdb_rule_sees_them():
 #: or less leaves the list (the test says so); no other module may pass `MAX_LINES`.
 MAX_LINES = 400
 LONG_MODULES = {
-    "fsnb.text.redact": 780,
-    "fsnb.tools.navigator": 707,
-    "fsnb.db.database": 613,
-    "fsnb.notebook.magics": 591,
-    "fsnb.security": 579,
-    "fsnb.agent.loop": 576,
-    "fsnb.index.metadata": 575,
+    "fsnb.notebook.magics": 522,
     "fsnb.offline.passages": 533,
-    "fsnb.tools.files": 506,
-    "fsnb.db.scratchpad": 503,
     "fsnb.offline.table_questions": 500,
     "fsnb.notebook.widget": 498,
-    "fsnb.cli.app": 491,
     "fsnb.offline.answer": 453,
-    "fsnb.index.pipeline": 407,
 }
 
 
@@ -333,7 +361,7 @@ def test_no_module_grows_past_its_size():
 
 #: The loose modules of the top level, beside the packages: the public API (`__init__`), and
 #: what every layer shares.
-TOP_LEVEL = frozenset({"__init__", "_version", "config", "errors", "gemini_client", "security"})
+TOP_LEVEL = frozenset({"__init__", "_version", "config", "errors", "gemini_client"})
 
 
 def test_the_top_level_holds_the_face_and_little_else():

@@ -118,7 +118,9 @@ def jupyterlab(tmp_path: Path) -> Iterator[str]:
     corpus = root / "corpus"
     shutil.copytree(DATA / "test_acquisition", corpus)
     explore = f"%%explore {corpus} --llm offline -o result\nWhat is the total purchase price?"
-    (root / "explore.ipynb").write_text(json.dumps(_notebook("%load_ext fsnb", explore)))
+    maths = "from IPython.display import HTML\nHTML(\"<div class='control'>from $45 to $12</div>\")"
+    notebook = _notebook("%load_ext fsnb", explore, "result", maths)
+    (root / "explore.ipynb").write_text(json.dumps(notebook))
     interrupt = _notebook(
         "%load_ext fsnb\n" + SLOW_SCRIPT,
         f"%%explore {corpus} --llm script --wait --max-steps 400 -o partial\nWhat is it?",
@@ -243,6 +245,18 @@ def test_explore_panel_in_jupyterlab(jupyterlab: str, tmp_path: Path):
             page.keyboard.press(" ")
             expect(row).to_have_attribute("aria-expanded", "false")
             expect(detail).to_have_count(0)
+
+            # dollar amounts stay text: JupyterLab's MathJax typesets `$...$` in HTML outputs
+            # (the control cell shows it does here), but never inside fsnb's HTML
+            page.locator(".jp-Notebook .jp-CodeCell").nth(2).locator(".jp-InputArea-editor").click()
+            page.keyboard.press("Escape")
+            page.keyboard.press("Shift+Enter")  # result: the ExplorationResult's HTML
+            page.keyboard.press("Shift+Enter")  # the control: plain HTML with two dollars
+            expect(page.locator(".control mjx-container").first).to_be_attached(timeout=60_000)
+            shown = page.locator(".jp-Notebook .jp-CodeCell").nth(2).locator(".fsnb-result")
+            expect(shown).to_contain_text("$45,000,000", timeout=30_000)
+            fsnb_roots = ".fsnb-panel, .fsnb-result, .fsnb-record"
+            assert page.locator(f":is({fsnb_roots}) mjx-container").count() == 0
         finally:
             browser.close()
     assert (tmp_path / "explore-panel.png").stat().st_size > 10_000

@@ -16,8 +16,8 @@ from fsnb.protocol import Action, Conversation, Exchange, Tokens, ToolOutcome, T
 from fsnb.security import Sandbox
 from fsnb.tools import agent_registry
 from fsnb.tools.context import ToolContext
-from fsnb.tools.files import scan_folder
 from fsnb.tools.payloads import PageRead
+from fsnb.tools.scanning import scan_folder
 
 if TYPE_CHECKING:
     from fake_gemini import FakeGemini

@@ -17,7 +17,7 @@ import fsnb
 from fsnb.agent import Action
 from fsnb.agent import events as ev
 from fsnb.cli import main as cli
-from fsnb.db.database import Store
+from fsnb.db.database import database
 from fsnb.db.guard import SqlRefused, run_select
 from fsnb.db.scratchpad import Scratchpad, ScratchpadError
 from fsnb.index import Index
@@ -104,7 +104,7 @@ def hostile_sql(b: Path, schema_b: str) -> list[str]:
 
 def test_confined_sql_sees_only_its_folder(two_folders: tuple[Path, Path, Path]):
     a, b, db = two_folders
-    store, schema_b = Store(db), _b_schema(db, b)
+    store, schema_b = database(db), _b_schema(db, b)
     for sql in hostile_sql(b, schema_b):
         with pytest.raises(SqlRefused) as refused:
             frame = run_select(store, sql, folder=a)
@@ -128,10 +128,10 @@ def test_a_folder_the_index_never_saw_sees_empty_views(two_folders, tmp_path: Pa
     _, _, db = two_folders
     fresh = tmp_path / "fresh"
     fresh.mkdir()
-    frame = run_select(Store(db), "SELECT count(*) AS n FROM documents", folder=fresh)
+    frame = run_select(database(db), "SELECT count(*) AS n FROM documents", folder=fresh)
     assert frame["n"].tolist() == [0]
     with pytest.raises(SqlRefused, match="no table 'salaries' here"):
-        run_select(Store(db), "SELECT * FROM salaries", folder=fresh)
+        run_select(database(db), "SELECT * FROM salaries", folder=fresh)
 
 
 def test_scratchpads_are_per_folder(two_folders: tuple[Path, Path, Path]):

@@ -1,7 +1,8 @@
 """Saved and exported notebooks show the answers: nbconvert, executed, offline.
 
-A notebook with a background `%%explore`, a `--wait` one and `%explore_index` is executed
-with `jupyter nbconvert --execute` (a real kernel; the network guard is on its
+A notebook with a `--background` `%%explore`, a default (blocking) one, a follow-up
+(`-c`) and `%explore_index`, whose later cells use each result with no explicit wait, is
+executed with `jupyter nbconvert --execute` (a real kernel; the network guard is on its
 PYTHONPATH), then exported to HTML and to Markdown. What a reader sees there (the text
 outside scripts) must hold each answer and its citations: the widget view cannot render
 without a widget front end, so each run leaves a static record, updated when it ends.
@@ -29,6 +30,7 @@ pytestmark = pytest.mark.slow
 
 BACKGROUND = "What is the total purchase price?"
 WAITED = "When was the NDA signed?"
+FOLLOW = "Who signed it?"
 
 
 def _code(source: str) -> dict:
@@ -39,10 +41,12 @@ def _code(source: str) -> dict:
 def _notebook(corpus: Path, large: Path) -> dict:
     cells = [
         "%load_ext fsnb",
-        f"%%explore {corpus} --llm offline -o bg\n{BACKGROUND}",
-        "bg_panel = _",
-        f"%%explore {corpus} --llm offline --wait -o fg\n{WAITED}",
-        "bg_panel.wait(120)\nprint(bg.status, fg.status)",
+        f"%%explore {corpus} --llm offline --background -o bg\n{BACKGROUND}",
+        "print('background', bg.status)",  # uses the result: waits for the run
+        f"%%explore {corpus} --llm offline -o fg\n{WAITED}",
+        "print('blocking', fg.status, _explore is fg)",
+        f"%%explore -c -o more\n{FOLLOW}",
+        "print('follow-up', more.status, more.task)",
         f"%explore_index {large}",
     ]
     return {
@@ -117,8 +121,9 @@ def test_executed_notebook_exports_with_the_answers(tmp_path: Path):
                "--output", "executed.ipynb")  # fmt: skip
     executed = nbformat.read(tmp_path / "executed.ipynb", as_version=4)
     outputs = [cell.outputs for cell in executed.cells]
-    assert "done done" in "".join(o.get("text", "") for o in outputs[4])
-    index_text = json.dumps(outputs[5])
+    printed = ["".join(o.get("text", "") for o in outputs[n]) for n in (2, 4, 6)]
+    assert printed == ["background done\n", "blocking done True\n", f"follow-up done {FOLLOW}\n"]
+    index_text = json.dumps(outputs[7])
     assert "25 of 25 documents" in index_text and "0%" not in index_text  # the final state
 
     _nbconvert(tmp_path, "--to", "html", "executed.ipynb")

@@ -261,8 +261,9 @@ def test_to_sql_checks_fields_first():
 
 def test_end_to_end_on_the_real_schema():
     """extract_metadata -> documents.metadata, discover_schema -> schema, then filter."""
-    from fsnb.db.database import migrate
-    from fsnb.index.metadata import discover_schema, extract_metadata
+    from fsnb.db.schema import migrate
+    from fsnb.index.field_schema import discover_schema
+    from fsnb.index.metadata import extract_metadata
 
     texts = {
         "agreement.pdf": ("Acquisition Agreement", "The price is $45,000,000, signed by James "

@@ -15,7 +15,7 @@ from IPython.core.interactiveshell import InteractiveShell
 import fsnb
 from fsnb.agent import ExplorationResult
 from fsnb.cli import main
-from fsnb.db.database import MIGRATIONS
+from fsnb.db.schema import migrate
 from fsnb.errors import FsnbError
 from fsnb.llm.gemini import GeminiLLM
 from fsnb.notebook.magics import ExploreMagics
@@ -143,10 +143,7 @@ def test_every_run_is_kept_in_the_explorations_table(folder: Path, tmp_path: Pat
 def test_an_index_from_before_the_table_migrates(folder: Path, tmp_path: Path):
     db = tmp_path / "old.duckdb"
     con = duckdb.connect(str(db))
-    con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-    for version, migration in enumerate(MIGRATIONS[:6], start=1):
-        con.execute(migration)
-        con.execute("INSERT INTO schema_version VALUES (?)", [version])
+    migrate(con, to=6)
     con.close()
     assert fsnb.explorations(db=db).empty  # read-only: no table yet, no rows
     fsnb.explore(PRICE, folder=folder, llm="offline", db=db)

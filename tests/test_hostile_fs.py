@@ -27,7 +27,16 @@ from fsnb.documents.batch import parse_many
 from fsnb.errors import AccessDenied, NotFound, ParseError
 from fsnb.llm import ReplayLLM
 from fsnb.security import PATH_MAX, Sandbox, shown
-from fsnb.tools import file_registry, files, glob, grep, parse_file, preview_file, read, scan_folder
+from fsnb.tools import (
+    file_registry,
+    glob,
+    grep,
+    matching,
+    parse_file,
+    preview_file,
+    read,
+    scan_folder,
+)
 
 FILE_TOOLS = {"preview_file": preview_file, "parse_file": parse_file, "read": read}
 
@@ -225,7 +234,7 @@ def test_paths_longer_than_path_max_are_skipped_with_a_note(folder: Path):
 
 def test_a_catastrophic_regex_is_stopped(folder: Path, monkeypatch):
     (folder / "as.txt").write_text(("a" * 40 + "!\n") * 3)
-    monkeypatch.setattr(files, "REGEX_SECONDS", 1.0)
+    monkeypatch.setattr(matching, "REGEX_SECONDS", 1.0)
     began = time.monotonic()
     out = finishes(grep, "(a|aa)+$", root=str(folder), seconds=30)
     assert out == (

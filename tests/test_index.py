@@ -11,10 +11,12 @@ import pandas as pd
 import pytest
 from conftest import make_pdf
 
-from fsnb.db.database import SCHEMA_VERSION
+from fsnb.db import Database, DatabaseLocked
+from fsnb.db.database import database
 from fsnb.db.guard import SqlRefused
+from fsnb.db.schema import SCHEMA_VERSION
 from fsnb.documents import parse
-from fsnb.index import DatabaseLocked, Store, writer
+from fsnb.index import writer
 from fsnb.index.chunking import chunk_document
 from fsnb.index.index import Index
 
@@ -197,7 +199,7 @@ HOLDER = textwrap.dedent(
 
 def test_a_locked_database_waits_then_says_so(tmp_path: Path):
     db = tmp_path / "locked.duckdb"
-    with Store(db).connect():
+    with database(db).write():
         pass
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(db), "2"], stdout=subprocess.PIPE, text=True
@@ -205,10 +207,10 @@ def test_a_locked_database_waits_then_says_so(tmp_path: Path):
     try:
         assert holder.stdout.readline().strip() == "holding"
         locked = pytest.raises(DatabaseLocked, match="is locked by another process")
-        with locked, Store(db, lock_timeout_s=0.3).connect(read_only=True):
+        with locked, Database(db, lock_timeout_s=0.3).read():
             pass
         began = time.monotonic()
-        with Store(db, lock_timeout_s=30).connect() as con:  # waits for the holder to let go
+        with Database(db, lock_timeout_s=30).write() as con:  # waits for the holder to let go
             assert (
                 con.execute("SELECT max(version) FROM schema_version").fetchone()[0]
                 == SCHEMA_VERSION
@@ -290,7 +292,7 @@ def test_a_rescan_writes_only_the_files_that_changed(
 def test_the_files_of_an_older_index_get_their_mime_type(tmp_path: Path):
     import duckdb
 
-    from fsnb.db.database import MIGRATIONS
+    from fsnb.db.schema import migrate
 
     root = tmp_path / "tree"
     root.mkdir()
@@ -298,10 +300,7 @@ def test_the_files_of_an_older_index_get_their_mime_type(tmp_path: Path):
     (root / "photo.png").write_bytes(b"png")
     db = tmp_path / "old.duckdb"
     con = duckdb.connect(str(db))
-    con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-    for version, sql in enumerate(MIGRATIONS[:3], start=1):
-        con.execute(sql)
-        con.execute("INSERT INTO schema_version VALUES (?)", [version])
+    migrate(con, to=3)
     con.execute("INSERT INTO corpora (root) VALUES (?)", [str(root.resolve())])
     info = (root / "photo.png").stat()
     con.execute(
@@ -340,15 +339,15 @@ def test_a_run_with_nothing_to_parse_opens_the_database_once(
     (root / "notes.txt").write_text("some notes")
     index.add_folder(root, progress=False)  # parses notes.txt: several commits
     opened: list[bool] = []
-    real = Store._open
+    real = Database._open
     monkeypatch.setattr(
-        Store, "_open", lambda self, ro, **kw: opened.append(ro) or real(self, ro, **kw)
+        Database, "_open", lambda self, ro, **kw: opened.append(ro) or real(self, ro, **kw)
     )
     (root / "a/photo.png").write_bytes(b"png, changed")
     report = index.add_folder(root, progress=False)
     assert opened == [False]  # walk first, then one transaction
     assert (report.unchanged, report.files_written, report.files_removed) == (1, 1, 1)
-    with index.store.connect(read_only=True) as con:
+    with index.db.read() as con:
         assert con.execute("SELECT state FROM index_runs ORDER BY id DESC LIMIT 1").fetchone() == (
             "finished",
         )
@@ -358,14 +357,14 @@ def test_a_run_with_nothing_to_parse_opens_the_database_once(
 def test_the_file_version_changes_with_every_commit(tmp_path: Path):
     """Readers remember what they found by `file_version`: each commit changes it, though
     DuckDB rewrites blocks in place (the file keeps its size)."""
-    from fsnb.db.database import file_version
+    from fsnb.db.version import file_version
 
-    store = Store(tmp_path / "v.duckdb")
-    with store.connect():
+    store = database(tmp_path / "v.duckdb")
+    with store.write():
         pass  # the schema
     seen, sizes = [], set()
     for i in range(4):
-        with store.transaction() as con:
+        with store.write() as con:
             con.execute("INSERT INTO bookmarks (corpus_id, path) VALUES (1, ?)", [f"p{i}"])
         seen.append(file_version(store.path))
         sizes.add(store.path.stat().st_size)

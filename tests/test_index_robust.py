@@ -16,7 +16,8 @@ import pytest
 from conftest import unprivileged
 
 from fsnb.cli import main
-from fsnb.index import DatabaseDamaged, Index
+from fsnb.db import DatabaseDamaged
+from fsnb.index import Index
 from fsnb.index import changes as changes_module
 from fsnb.index.query import IndexingInProgress, NotIndexed
 from fsnb.tools.indexed import semantic_search
@@ -54,7 +55,7 @@ def _committed(note: str | None) -> tuple[int, int] | None:
 
 
 def _counts(index: Index) -> tuple[int, ...]:
-    with index.store.connect(read_only=True) as con:
+    with index.db.read() as con:
         return con.execute(
             "SELECT (SELECT count(*) FROM documents WHERE NOT deleted),"
             " (SELECT count(*) FROM chunks), (SELECT count(*) FROM terms),"
@@ -107,7 +108,7 @@ def test_a_folder_being_indexed_is_not_called_unindexed(tmp_path: Path):
 
     folder = _corpus(tmp_path / "corpus", 3)
     index = Index(tmp_path / "index.duckdb")
-    with index.store.transaction() as con:  # a run of this (live) process, nothing committed
+    with index.db.write() as con:  # a run of this (live) process, nothing committed
         run = runs.begin(con, corpus_id(con, str(folder.resolve())))
         runs.update(con, run, state="running", total=3)
     text = semantic_search("retention", root=str(folder), db=str(index.path))
@@ -115,7 +116,7 @@ def test_a_folder_being_indexed_is_not_called_unindexed(tmp_path: Path):
     assert "not indexed" not in text and str(folder) not in text
     assert index.indexing(folder) == "indexing in progress: 0 of 3 documents committed"
     Index(index.path).add_folder(folder, progress=False)  # another run commits documents
-    with index.store.transaction() as con:  # and a new one is under way
+    with index.db.write() as con:  # and a new one is under way
         runs.update(
             con, runs.begin(con, corpus_id(con, str(folder.resolve()))), state="running", total=5
         )

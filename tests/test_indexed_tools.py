@@ -97,7 +97,7 @@ def test_semantic_search_uses_stored_vectors(indexed: tuple[str, str], tmp_path:
     root, db = indexed
     copy = tmp_path / "copy.duckdb"
     copy.write_bytes(Path(db).read_bytes())
-    embed_corpus(copy_store := Index(copy).store, root, HashEmbedder(64))
+    embed_corpus(copy_store := Index(copy).db, root, HashEmbedder(64))
     out = call("semantic_search", root, str(copy_store.path), query="customer concentration")
     assert "(bm25+vector)" in out.splitlines()[0]
 

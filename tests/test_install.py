@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -225,6 +226,25 @@ def test_httpx_comes_only_if_a_dependency_asks_for_it(probe: dict):
 def test_every_module_imports_without_extras(probe: dict):
     assert probe["modules"] > 50
     assert probe["failed"] == {}
+
+
+def test_the_schema_migrates_from_the_wheel(venv: Venv, tmp_path: Path):
+    """The migration files (`fsnb/db/migrations/*.sql`, data beside the modules) ship in the
+    wheel, and a new index file is migrated from them to the last version."""
+    names = {Path(n).name for n in zipfile.ZipFile(venv.wheel).namelist()}
+    code = (
+        "from fsnb.db.database import database\n"
+        "from fsnb.db.schema import SCHEMA_VERSION, migrations\n"
+        "with database().write() as con:\n"
+        "    found = con.execute('SELECT max(version) FROM schema_version').fetchone()[0]\n"
+        "print(found, SCHEMA_VERSION, len(migrations()))\n"
+    )
+    run = _run(venv, tmp_path, "python", "-c", code)
+    assert run.returncode == 0, _tail(run)
+    found, version, files = map(int, run.stdout.split())
+    assert found == version == files
+    shipped = {n[:3] for n in names if n.endswith(".sql")}
+    assert {f"{n:03d}" for n in range(1, version + 1)} <= shipped
 
 
 def test_cli_answers_offline(venv: Venv, corpus: Path, tmp_path: Path):

@@ -85,16 +85,84 @@ def test_line_form_with_options_anywhere(ip: InteractiveShell, folder: Path):
     assert ip.user_ns["q"].answer == "The price is $9,000,000 [1]."
 
 
-def test_background_run_finishes(ip: InteractiveShell, folder: Path):
+def test_a_cell_blocks_until_its_run_ends(ip: InteractiveShell, folder: Path):
+    """The default: the cell shows the run and ends with it, so the next cell has `-o`."""
     _script(ip, Action.call("parse_file", "read it", path="agreement.pdf"), _stop())
-    panel = ip.run_cell_magic("explore", f"{folder} --llm script -o r", "What is the price?")
-    assert panel.status in ("running", "done")
-    deadline = time.monotonic() + 30
-    while panel.status == "running":
-        assert time.monotonic() < deadline, "the background run did not finish"
-        time.sleep(0.02)
-    assert panel.status == "done" and ip.user_ns["r"] is panel.result
-    assert ip.user_ns["_explore"] is panel.result
+    value = ip.run_cell_magic("explore", f"{folder} --llm script -o r", "What is the price?")
+    panel = _panel(ip)
+    assert value is None and panel.status == "done" and not panel.running
+    assert ip.user_ns["r"] is panel.result is ip.user_ns["_explore"]
+
+
+class _Held(ReplayLLM):
+    """Answers only once `release` is set: the run stays in flight until a test says."""
+
+    def __init__(self, actions) -> None:
+        super().__init__(actions)
+        self.release = threading.Event()
+
+    def next_action(self, conversation, notify):
+        assert self.release.wait(60), "never released"
+        return super().next_action(conversation, notify)
+
+
+def test_a_background_run_is_waited_for_by_the_cells_that_use_it(
+    ip: InteractiveShell, folder: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """`--background` returns the running panel; a cell that does not use the result runs
+    at once, and a cell that does (`r`, `_explore`) waits for the run, as in Run All."""
+    ip.user_ns["script"] = llm = _Held([_stop()])
+    magics = next(c for c in ip.configurables if isinstance(c, ExploreMagics))
+    panel = ip.run_cell_magic("explore", f"{folder} --llm script --background -o r", "Price?")
+    assert panel.running and "r" not in ip.user_ns
+
+    ip.run_cell("unrelated = 1 + 1")  # does not use the result: no waiting
+    assert panel.running and "r" not in ip.user_ns
+
+    waited = []
+    real_wait = magics.waiter.wait
+
+    def wait(run):  # release the model only once the cell is waiting for it
+        waited.append(run.out)
+        llm.release.set()
+        real_wait(run)
+
+    monkeypatch.setattr(magics.waiter, "wait", wait)
+    ran = ip.run_cell("answer = r.answer")
+    assert ran.success, ran.error_in_exec
+    assert waited == ["r"] and ip.user_ns["answer"] == "The price is $9,000,000 [1]."
+    assert ip.user_ns["_explore"] is ip.user_ns["r"] is panel.result
+    assert not magics.waiter.runs  # nothing left pending
+    ip.user_ns.pop("unrelated")
+    ip.user_ns.pop("answer")
+
+
+def test_a_follow_up_waits_for_the_background_run_it_continues(ip: InteractiveShell, folder: Path):
+    ip.user_ns["script"] = llm = _Held([_stop(), _stop()])
+    first = ip.run_cell_magic("explore", f"{folder} --llm script --background", "Price?")
+    assert first.running
+    threading.Timer(0.05, llm.release.set).start()  # the follow-up waits whenever it comes
+    ip.run_cell_magic("explore", "-c", "And who pays it?")
+    follow = ip.user_ns["_explore"]
+    assert follow.status == "done" and follow.task == "And who pays it?"
+    assert not first.running and first.result is not None
+
+
+@pytest.mark.parametrize(
+    ("code", "uses"),
+    [
+        ("print(r.answer)", True),
+        ("_explore.citations", True),
+        ("%%explore -c\nAnd then?", True),
+        ("%explore --continue And then?", True),
+        ("rr = 1\nprint(rr)", False),
+        ("%%explore data --llm offline\nWhat next?", False),
+    ],
+)
+def test_which_cells_use_a_pending_result(code: str, uses: bool):
+    from fsnb.notebook.pending import Pending, Waiter
+
+    assert Waiter().uses(code, Pending(panel=None, out="r")) is uses  # type: ignore[arg-type]
 
 
 def test_config_sets_the_defaults(ip: InteractiveShell, folder: Path):
@@ -156,8 +224,10 @@ def test_index_sql_and_connection(
     assert isinstance(report, pd.DataFrame) and list(report.columns) == ["path", "change", "reason"]
     assert "agreement.pdf" in set(report["path"]) and report.attrs["counts"]["added"] >= 4
     assert "Indexed corpus: " in capsys.readouterr().out
-    again = ip.run_line_magic("explore_index", str(folder))
-    assert again.empty and again.attrs["counts"]["added"] == 0
+    capsys.readouterr()
+    assert ip.run_line_magic("explore_index", str(folder)) is None  # nothing changed: one line
+    (line,) = capsys.readouterr().out.strip().splitlines()[-1:]
+    assert line.startswith("Indexed corpus: 0 added, 0 updated, ")
 
     from fsnb.db.scratchpad import Scratchpad
 

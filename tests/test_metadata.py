@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from fsnb.index.metadata import MAX_ITEMS, discover_schema, extract_metadata
+from fsnb.index.field_schema import discover_schema
+from fsnb.index.metadata import MAX_ITEMS, extract_metadata
 
 AGREEMENT = """# Acquisition Agreement
 

@@ -25,7 +25,7 @@ from fake_http import Scripted
 from fake_openai import FakeOpenAI, chat_response
 from IPython.core.interactiveshell import InteractiveShell
 
-from fsnb.agent import Action, Explorer, loop
+from fsnb.agent import Action, Explorer, steps
 from fsnb.cli import main as cli
 from fsnb.documents.model import Document, PageSpan
 from fsnb.documents.quotes import quote_pattern
@@ -323,13 +323,13 @@ def test_masking_runs_within_the_runs_deadline(tmp_path: Path, monkeypatch: pyte
     """A tool result that takes long to mask ends the run at its timeout, like a slow tool
     (the masker ran after the deadline: `--timeout 20` took 66 s)."""
     (tmp_path / "note.txt").write_text("The fee is $40.\n")
-    release, real = threading.Event(), loop.mask_outcome
+    release, real = threading.Event(), steps.mask_outcome
 
     def slow(outcome: Any) -> Any:
         release.wait(120)
         return real(outcome)
 
-    monkeypatch.setattr(loop, "mask_outcome", slow)
+    monkeypatch.setattr(steps, "mask_outcome", slow)
     script = [Action.call("read", "read it", path="note.txt"), Action.stop("$40", "done")]
     explorer = Explorer(tmp_path, ReplayLLM(script), timeout_s=0.5, use_index=False)
     done: list[Any] = []

@@ -56,9 +56,7 @@ def test_finishers_run_in_the_workers_that_preloaded_modules(corpus: Path):
     assert isinstance(found[corpus / "broken.pdf"], ParseError)  # no document to finish
     done = [v for k, v in found.items() if k.name != "broken.pdf"]
     assert len(done) == len(files) - 1 and all(loaded for _, _, loaded in done)
-    assert {pid for pid, _, _ in done} <= set(
-        pool._processes
-    ) and os.getpid() not in pool._processes
+    assert {pid for pid, _, _ in done} <= set(pool.pids()) and os.getpid() not in pool.pids()
     assert found[corpus / "07_nda.pdf"][1].startswith("MUTUAL NON-DISCLOSURE")
 
 

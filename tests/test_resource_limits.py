@@ -18,8 +18,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from fsnb.db import guard
-from fsnb.db.database import Store
+from fsnb.db import Database, guard
+from fsnb.db.database import database
 from fsnb.db.scratchpad import Scratchpad, ScratchpadLimit
 from fsnb.documents.model import Document, PageSpan
 from fsnb.extract import budget as budget_module
@@ -30,7 +30,7 @@ from fsnb.extract.tables import extract_tables
 from fsnb.index.chunking import chunk_document
 from fsnb.security import Sandbox
 from fsnb.text.segments import Span, blocks, pieces
-from fsnb.tools import agent_registry, files
+from fsnb.tools import agent_registry, matching
 
 
 def _grid_pdf(path: Path, widths: list[int]) -> Path:
@@ -189,14 +189,14 @@ def test_a_table_wider_than_the_scratchpad_limit_is_refused(tmp_path, monkeypatc
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    store = Store(tmp_path / "index.duckdb")
-    with store.connect():
+def store(tmp_path: Path) -> Database:
+    store = database(tmp_path / "index.duckdb")
+    with store.write():
         pass
     return store
 
 
-def test_a_long_wide_result_is_cut_by_bytes_and_says_so(store: Store) -> None:
+def test_a_long_wide_result_is_cut_by_bytes_and_says_so(store: Database) -> None:
     sql = "SELECT i, repeat('x', 100000) AS s FROM range(1000) t(i)"
     frame = guard.run_select(store, sql, max_bytes=2**20)
     assert 0 < len(frame) < 20  # about ten 100 KB rows in 1 MB
@@ -209,7 +209,7 @@ def test_a_long_wide_result_is_cut_by_bytes_and_says_so(store: Store) -> None:
     assert len(whole) == 1000 and guard.result_note(whole) is None
 
 
-def test_a_cross_join_is_cut_by_cells(store: Store) -> None:
+def test_a_cross_join_is_cut_by_cells(store: Database) -> None:
     sql = "SELECT a.i, b.i AS j FROM range(100) a(i), range(100) b(i)"
     frame = guard.run_select(store, sql, max_cells=1_000)
     assert len(frame) == 500  # 1,000 cells of 2 columns
@@ -311,17 +311,17 @@ def test_grep_has_one_time_limit_per_call(tmp_path, monkeypatch) -> None:
         (tmp_path / f"{n}.txt").write_text(f"needle in file {n}\n")
     now = [0.0]
     parsed: list[str] = []
-    parse = files.parse
+    parse = matching.parse
 
     def slow_parse(file, **kwargs):  # each file "takes" 1 s to read
         now[0] += 1
         parsed.append(Path(file).name)
         return parse(file, **kwargs)
 
-    monkeypatch.setattr(files, "_clock", lambda: now[0])
-    monkeypatch.setattr(files, "parse", slow_parse)
-    monkeypatch.setattr(files, "GREP_SECONDS", 2.5)
-    out = files.grep("needle", root=str(tmp_path))
+    monkeypatch.setattr(matching, "_clock", lambda: now[0])
+    monkeypatch.setattr(matching, "parse", slow_parse)
+    monkeypatch.setattr(matching, "GREP_SECONDS", 2.5)
+    out = matching.grep("needle", root=str(tmp_path))
     assert parsed == ["0.txt", "1.txt", "2.txt"]  # checked before 3.txt, at 3 s
     assert "file 2" in out and "file 3" not in out
     assert out.endswith("[searched 3 of 5 files before the 2.5 s time limit: narrow the path]")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from conftest import finishes
 from test_gemini import MODEL, STOP, _only_the_fake_server, llm  # noqa: F401 (autouse guard)
 
 import fsnb
@@ -284,3 +285,16 @@ def test_empty_question_without_json_is_one_line(folder: Path, capsys):
     assert main(["explore", "", "--folder", str(folder), "--llm", "offline"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err == "fsnb: the question is empty: ask something about the folder\n"
+
+
+def test_an_unanswered_question_waits_no_longer_than_the_run(folder: Path):
+    """A question no one answers waits only for the run's time left, then the run goes on
+    with the default reply and ends at its own limit (it once waited 600 s, then said 300)."""
+    never = threading.Event()
+    asked = ReplayLLM([Action(kind="ask_human", question="Which deal?", reason="two deals")])
+    explorer = Explorer(folder, asked, timeout_s=1, ask=lambda question: never.wait(600) or None)
+    result = finishes(explorer.run, "What is the price?", seconds=60)
+    (reply,) = [e for e in result.events if isinstance(e, ev.HumanReply)]
+    assert reply.defaulted and reply.answer == explorer.default_answer
+    assert result.error == "timed out after 1 s without an answer"
+    assert explorer.time_left(600) == 0.0

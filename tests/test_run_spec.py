@@ -31,7 +31,7 @@ from fsnb.security import Sandbox
 from fsnb.tools import Registry, ToolContext
 from fsnb.tools.cleanup import find_duplicates
 from fsnb.tools.extraction import load_table
-from fsnb.tools.files import scan_folder
+from fsnb.tools.scanning import scan_folder
 
 if TYPE_CHECKING:
     from fake_gemini import FakeGemini

@@ -24,8 +24,8 @@ from fsnb.cli import main
 from fsnb.errors import FsnbError
 from fsnb.llm import ReplayLLM
 from fsnb.llm.openai_chat import OpenAILLM
+from fsnb.notebook.commands import formatted
 from fsnb.notebook.display import render
-from fsnb.notebook.magics import formatted
 from fsnb.notebook.widget import ExplorePanel
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from fsnb.index.index import Index
 from fsnb.security import Sandbox, scan
 from fsnb.tools import disk_usage, tree
 from fsnb.tools.context import ToolContext
-from fsnb.tools.space import walked_entries
+from fsnb.tools.walk_catalog import WalkCatalog
 
 
 def _make(root: Path, files: dict[str, str]) -> Path:
@@ -92,10 +92,10 @@ def test_walked_entries_match_the_index(mixed: Path, tmp_path: Path, base: str, 
 
     index = Index(tmp_path / "fs.duckdb")
     index.add_folder(mixed, progress=False)
-    where = indexed(index.store, Sandbox(mixed).root)
+    where = indexed(index.db, Sandbox(mixed).root)
     assert where is not None
-    from_index = entries(index.store, where.cid, base, depth)
-    walked = walked_entries(Sandbox(mixed), base, depth)
+    from_index = entries(index.db, where.cid, base, depth)
+    walked = WalkCatalog(Sandbox(mixed)).entries(base, depth)
     assert sorted(walked, key=lambda e: e.path) == sorted(from_index, key=lambda e: e.path)
 
 
@@ -104,9 +104,12 @@ def test_tree_and_disk_usage_from_a_walk_cut_at_depth(mixed: Path, tmp_path: Pat
     shallow = tree.outcome(".", ctx=ctx, max_depth=1)
     assert shallow.data["source"] == "walk"
     assert "+-- docs/ (9 B) [3 files, 2 folders not shown]" in shallow.text
-    # a folder holding only a symlink still says it holds more
+    # a folder holding only a symlink still says it holds more (a context walks once:
+    # the new folder shows in a new one)
     (mixed / "only_link").mkdir()
     (mixed / "only_link" / "l").symlink_to(mixed / "a.txt")
+    assert "only_link" not in tree.outcome(".", ctx=ctx, max_depth=1).text
+    ctx = ToolContext(mixed, tmp_path / "none.duckdb")
     shallow = tree.outcome(".", ctx=ctx, max_depth=1)
     assert "+-- only_link/ (0 B) [0 files, 0 folders not shown]" in shallow.text
     assert tree.outcome(".", ctx=ctx, max_depth=5).data["files"] == shallow.data["files"] == 5

@@ -11,7 +11,7 @@ import pytest
 from conftest import unprivileged
 
 from fsnb.db import scratchpad
-from fsnb.db.database import Store
+from fsnb.db.database import database
 from fsnb.db.scratchpad import Scratchpad, ScratchpadError, ScratchpadLimit, sanitize
 from fsnb.tools import Registry
 from fsnb.tools.scratch import SCRATCH_TOOLS, _query_text
@@ -28,7 +28,7 @@ COLUMNS = "date DATE, description VARCHAR, amount DECIMAL(12,2), category TEXT"
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An index database with its schema and one indexed document."""
     path = tmp_path_factory.mktemp("template") / "index.duckdb"
-    with Store(path).transaction() as con:
+    with database(path).write() as con:
         con.execute("INSERT INTO corpora (root) VALUES ('/corpus')")
         con.execute("INSERT INTO documents (corpus_id, path, title) VALUES (1, 'a.pdf', 'Deal')")
     return path
@@ -46,7 +46,7 @@ def pad(db: Path) -> Scratchpad:
 
 
 def _index_intact(db: Path) -> None:
-    with Store(db).connect(read_only=True) as con:
+    with database(db).read() as con:
         assert con.execute("SELECT title FROM main.documents").fetchall() == [("Deal",)]
 
 

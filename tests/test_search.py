@@ -15,7 +15,8 @@ import pytest
 from conftest import DATA, make_pdf
 from fake_gemini import FakeGemini, Scripted, Sent
 
-from fsnb.db.database import Store
+from fsnb.db import Database
+from fsnb.db.database import database
 from fsnb.index.bm25 import bm25
 from fsnb.index.bridge import bridge, find_files
 from fsnb.index.filters import FilterError
@@ -78,13 +79,13 @@ def _corpus(root: Path, files: dict[str, str | bytes]) -> Path:
 def test_single_questions_rank_their_source_in_the_top_3(
     index: Index, corpus: str, question: dict[str, Any]
 ):
-    hits = bm25(index.store, DATA / corpus, question["question"], k=3)
+    hits = bm25(index.db, DATA / corpus, question["question"], k=3)
     assert question["sources"][0] in list(hits["path"])
 
 
 def test_hits_are_chunks_with_scores_highlights_and_exact_text(index: Index):
     folder = DATA / "large_acquisition"
-    hits = bm25(index.store, folder, "retention bonus of the CTO", k=5)
+    hits = bm25(index.db, folder, "retention bonus of the CTO", k=5)
     assert list(hits.columns) == COLUMNS
     assert len(hits) == 5 and set(hits["ranker"]) == {"bm25"}
     assert list(hits["score"]) == sorted(hits["score"], reverse=True)
@@ -99,22 +100,22 @@ def test_hits_are_chunks_with_scores_highlights_and_exact_text(index: Index):
 
 def test_an_open_connection_gives_the_same_hits(index: Index):
     folder = DATA / "mixed"
-    with index.store.connect(read_only=True) as con:
+    with index.db.read() as con:
         shared = bm25(con, folder, "battery supplier contract")
-    alone = bm25(index.store, folder, "battery supplier contract")
+    alone = bm25(index.db, folder, "battery supplier contract")
     pd.testing.assert_frame_equal(shared, alone)
 
 
 def test_a_query_of_stopwords_has_no_hits(index: Index):
-    assert bm25(index.store, DATA / "mixed", "what is the").empty
+    assert bm25(index.db, DATA / "mixed", "what is the").empty
 
 
 def test_a_folder_that_is_not_indexed(index: Index, tmp_path: Path):
     with pytest.raises(NotIndexed, match=r"is not indexed: run `fsnb index .*` or Index\(\)"):
-        bm25(index.store, tmp_path, "price")
+        bm25(index.db, tmp_path, "price")
     missing = tmp_path / "nowhere.duckdb"
     with pytest.raises(NotIndexed):
-        bm25(Store(missing), tmp_path, "price")
+        bm25(database(missing), tmp_path, "price")
     assert not missing.exists()
 
 
@@ -124,24 +125,24 @@ def test_a_folder_that_is_not_indexed(index: Index, tmp_path: Path):
 def test_a_filter_restricts_the_documents(index: Index):
     folder = DATA / "large_acquisition"
     expr = "document_type=agreement and max_amount>=1000000"
-    hits = bm25(index.store, folder, "payment escrow bonus", k=20, filter=expr)
+    hits = bm25(index.db, folder, "payment escrow bonus", k=20, filter=expr)
     assert not hits.empty
     docs = index.documents(folder).set_index("path")
     for path in hits["path"]:
         meta = json.loads(docs.loc[path, "metadata"])
         assert meta["document_type"] == "agreement" and meta["max_amount"] >= 1_000_000
-    everything = bm25(index.store, folder, "payment escrow bonus", k=20)
+    everything = bm25(index.db, folder, "payment escrow bonus", k=20)
     assert set(hits["path"]) < set(everything["path"])
 
 
 def test_an_unknown_filter_field_names_the_known_ones(index: Index):
     with pytest.raises(FilterError) as caught:
-        bm25(index.store, DATA / "mixed", "price", filter="doc_type=memo")
+        bm25(index.db, DATA / "mixed", "price", filter="doc_type=memo")
     message = str(caught.value)
     assert "unknown filter field 'doc_type' (did you mean 'document_type'?)" in message
     assert "known fields:" in message and "max_amount" in message
     with pytest.raises(FilterError, match="filter syntax error"):
-        bm25(index.store, DATA / "mixed", "price", filter="document_type memo")
+        bm25(index.db, DATA / "mixed", "price", filter="document_type memo")
 
 
 # -- highlights --------------------------------------------------------------------------
@@ -177,7 +178,7 @@ def test_the_hash_embedder_is_deterministic_and_normalized():
 
 
 @pytest.fixture
-def small(tmp_path: Path) -> tuple[Store, Path]:
+def small(tmp_path: Path) -> tuple[Database, Path]:
     root = _corpus(
         tmp_path / "small",
         {
@@ -186,12 +187,12 @@ def small(tmp_path: Path) -> tuple[Store, Path]:
             "lunch.txt": "The team lunch is on Friday at the Italian place.\n",
         },
     )
-    store = Store(tmp_path / "small.duckdb")
+    store = database(tmp_path / "small.duckdb")
     Index(store).add_folder(root, progress=False)
     return store, root
 
 
-def test_vectors_are_incremental_and_follow_reindexing(small: tuple[Store, Path]):
+def test_vectors_are_incremental_and_follow_reindexing(small: tuple[Database, Path]):
     store, root = small
     embedder = HashEmbedder(32)
     assert not has_vectors(store, root, embedder)
@@ -202,7 +203,7 @@ def test_vectors_are_incremental_and_follow_reindexing(small: tuple[Store, Path]
     (root / "lunch.txt").write_text("The team lunch moved to Thursday.\n")
     Index(store).add_folder(root, progress=False)
     assert embed_corpus(store, root, embedder) == 2  # the new file and the changed one
-    with store.connect(read_only=True) as con:
+    with store.read() as con:
         rows = con.execute("SELECT count(*) FROM embeddings_32").fetchone()[0]
     assert rows == 4  # the changed file's old vector is gone
     assert stored_models(store, root).to_dict("records") == [
@@ -210,17 +211,17 @@ def test_vectors_are_incremental_and_follow_reindexing(small: tuple[Store, Path]
     ]
 
 
-def test_embedding_a_folder_that_is_not_indexed(small: tuple[Store, Path], tmp_path: Path):
+def test_embedding_a_folder_that_is_not_indexed(small: tuple[Database, Path], tmp_path: Path):
     store, _ = small
     with pytest.raises(NotIndexed):
         embed_corpus(store, tmp_path, HashEmbedder(8))
-    missing = Store(tmp_path / "none.duckdb")
+    missing = database(tmp_path / "none.duckdb")
     with pytest.raises(NotIndexed):
         embed_corpus(missing, tmp_path, HashEmbedder(8))
     assert not missing.path.exists()
 
 
-def test_tables_per_dimension_and_model(small: tuple[Store, Path]):
+def test_tables_per_dimension_and_model(small: tuple[Database, Path]):
     store, root = small
     embed_corpus(store, root, HashEmbedder(16))
     embed_corpus(store, root, HashEmbedder(48))
@@ -229,17 +230,17 @@ def test_tables_per_dimension_and_model(small: tuple[Store, Path]):
     assert isinstance(stored_embedder(store, root), HashEmbedder)
 
 
-def test_only_the_index_files_own_vector_tables_count(small: tuple[Store, Path], tmp_path: Path):
+def test_only_the_index_files_own_vector_tables_count(small: tuple[Database, Path], tmp_path: Path):
     """Another database attached to the same connection may hold tables of the same names."""
     store, root = small
-    with store.connect() as con:
+    with store.write() as con:
         con.execute(f"ATTACH '{tmp_path / 'other.duckdb'}' AS other")
         con.execute("CREATE TABLE other.embeddings_8 (model VARCHAR, chunk_id BIGINT)")
         assert stored_models(con, root).empty
         assert not has_vectors(con, root, HashEmbedder(8))
 
 
-def test_vector_search_and_hybrid_fusion(small: tuple[Store, Path]):
+def test_vector_search_and_hybrid_fusion(small: tuple[Database, Path]):
     store, root = small
     embedder = HashEmbedder(256)
     assert search(store, root, "retention bonus", embedder=embedder)["ranker"].eq("bm25").all()
@@ -274,7 +275,7 @@ def test_reciprocal_rank_fusion():
 
 
 def test_the_gemini_embedder_through_a_fake_server(
-    small: tuple[Store, Path], monkeypatch: pytest.MonkeyPatch
+    small: tuple[Database, Path], monkeypatch: pytest.MonkeyPatch
 ):
     store, root = small
 
@@ -329,7 +330,7 @@ def test_local_models_are_never_downloaded():
 # -- deleted documents -------------------------------------------------------------------
 
 
-def test_deleted_documents_are_never_returned(small: tuple[Store, Path]):
+def test_deleted_documents_are_never_returned(small: tuple[Database, Path]):
     store, root = small
     embedder = HashEmbedder(64)
     embed_corpus(store, root, embedder)
@@ -345,7 +346,7 @@ def test_deleted_documents_are_never_returned(small: tuple[Store, Path]):
 
 
 @pytest.fixture(scope="module")
-def ledger(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, Path]:
+def ledger(tmp_path_factory: pytest.TempPathFactory) -> tuple[Database, Path]:
     """Payments whose words ('vendor payments') are only in their file names."""
     tmp_path = tmp_path_factory.mktemp("ledger")
     rows = "\n".join(f"Acme Supply {i},2024-0{1 + i % 9}-15,{1200 + 75 * i}.00" for i in range(30))
@@ -357,14 +358,14 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, Path]:
             "notes/offsite.md": "# Offsite\n\nThe offsite agenda covers hiring and the roadmap.\n",
         },
     )
-    store = Store(tmp_path / "ledger.duckdb")
+    store = database(tmp_path / "ledger.duckdb")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("FSNB_CACHE_DIR", str(tmp_path / "cache"))
         Index(store).add_folder(root, progress=False)
     return store, root
 
 
-def test_the_bridge_reads_files_whose_names_match(ledger: tuple[Store, Path]):
+def test_the_bridge_reads_files_whose_names_match(ledger: tuple[Database, Path]):
     store, root = ledger
     query = "vendor payments"
     hits = bm25(store, root, query)
@@ -379,7 +380,7 @@ def test_the_bridge_reads_files_whose_names_match(ledger: tuple[Store, Path]):
     }
 
 
-def test_no_bridge_when_the_hits_answer(ledger: tuple[Store, Path]):
+def test_no_bridge_when_the_hits_answer(ledger: tuple[Database, Path]):
     store, root = ledger
     hits = bm25(store, root, "offsite agenda hiring")
     assert hits.iloc[0]["path"] == "notes/offsite.md"
@@ -394,7 +395,7 @@ def test_the_bridge_passages_hold_the_query_words(tmp_path: Path):
         tmp_path / "c",
         {"purchases/macbook_2023.md": body, "policy.md": "Keep every receipt for audits."},
     )
-    store = Store(tmp_path / "c.duckdb")
+    store = database(tmp_path / "c.duckdb")
     Index(store).add_folder(root, progress=False)
     hits = bm25(store, root, "macbook receipt")
     passages = bridge(store, root, "macbook receipt", hits)
@@ -407,7 +408,7 @@ def test_the_bridge_passages_hold_the_query_words(tmp_path: Path):
 # -- names -------------------------------------------------------------------------------
 
 
-def test_find_files_by_keywords_and_globs(ledger: tuple[Store, Path]):
+def test_find_files_by_keywords_and_globs(ledger: tuple[Database, Path]):
     store, root = ledger
     found = find_files(store, root, "vendor payment 2024")
     assert list(found["path"][:2]) == [
@@ -427,7 +428,7 @@ def test_clustering_terms_keeps_results(tmp_path: Path):
     root = tmp_path / "docs"
     make_pdf(root / "deal.pdf", [["The escrow holds $900,000."], ["Retention bonus terms."]])
     (root / "memo.md").write_text("# Memo\n\nThe escrow agent is First Bank.\n")
-    store = Store(tmp_path / "c.duckdb")
+    store = database(tmp_path / "c.duckdb")
     Index(store).add_folder(root, progress=False)
     before = bm25(store, root, "escrow retention")
     assert cluster_terms(store) is False  # a small tail: nothing to do
@@ -447,7 +448,7 @@ def test_clustering_terms_keeps_results(tmp_path: Path):
     assert "late.md" in set(bm25(store, root, "escrow release")["path"])
 
 
-def _textbook_bm25(store: Store, root: Path, query: str) -> dict[tuple[str, int], float]:
+def _textbook_bm25(store: Database, root: Path, query: str) -> dict[tuple[str, int], float]:
     """BM25 (k1 1.2, b 0.75) of every live chunk of `root` that holds a query term,
     computed in Python from the stored terms."""
     with duckdb.connect(str(store.path), read_only=True) as con:
@@ -484,7 +485,7 @@ def _textbook_bm25(store: Store, root: Path, query: str) -> dict[tuple[str, int]
     return scores
 
 
-def test_scores_follow_incremental_updates(small: tuple[Store, Path]):
+def test_scores_follow_incremental_updates(small: tuple[Database, Path]):
     """The corpus' chunk count and average length kept between queries follow each write:
     scores stay the textbook BM25 after a document is added, changed and deleted."""
     store, root = small
@@ -512,21 +513,18 @@ def test_scores_follow_incremental_updates(small: tuple[Store, Path]):
 
 
 def test_an_index_from_schema_7_migrates_on_the_first_search(
-    small: tuple[Store, Path], tmp_path: Path
+    small: tuple[Database, Path], tmp_path: Path
 ):
     """A file whose `terms` rows lack their corpus and chunk length (schema 7) is migrated
     by the first search, read-only as it is, and ranks as a fresh index does."""
-    from fsnb.db.database import MIGRATIONS, SCHEMA_VERSION
+    from fsnb.db.schema import SCHEMA_VERSION, migrate
 
     store, root = small
     query = "escrow retention bonus months"
     fresh = bm25(store, root, query, k=10)[["path", "position", "score"]]
     old = tmp_path / "v7.duckdb"
     with duckdb.connect(str(old)) as con:
-        con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        for version, sql in enumerate(MIGRATIONS[:7], start=1):
-            con.execute(sql)
-            con.execute("INSERT INTO schema_version VALUES (?)", [version])
+        migrate(con, to=7)
         con.execute(f"ATTACH '{store.path}' AS new (READ_ONLY)")
         for table in ("corpora", "documents", "chunks", "index_runs"):
             con.execute(f"INSERT INTO {table} FROM new.{table}")
@@ -534,7 +532,7 @@ def test_an_index_from_schema_7_migrates_on_the_first_search(
         gone = "INSERT INTO documents (id, corpus_id, path, deleted) VALUES (999, 1, 'x.md', true)"
         con.execute(gone)
         con.execute("INSERT INTO terms VALUES (999, 0, 'escrow', 5)")  # a deleted doc's row
-    migrated = bm25(Store(old), root, query, k=10)[["path", "position", "score"]]
+    migrated = bm25(database(old), root, query, k=10)[["path", "position", "score"]]
     pd.testing.assert_frame_equal(migrated, fresh)
     with duckdb.connect(str(old), read_only=True) as con:
         assert con.execute("SELECT max(version) FROM schema_version").fetchone()[0] == (

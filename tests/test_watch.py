@@ -15,7 +15,7 @@ import pytest
 from conftest import DEADLINE_S, until
 
 from fsnb.index import Index
-from fsnb.index.pipeline import IndexReport
+from fsnb.index.report import IndexReport
 from fsnb.index.watch import Watch, _Events
 from fsnb.security import Sandbox
 

@@ -510,3 +510,11 @@ def test_the_record_is_updated_when_the_run_ends(
     for _, end, last in updates:
         assert last["display_id"] == first["display_id"] and last["raw"]
         assert end == panel.record()[0] and "$9,000,000" in end["text/markdown"]
+
+
+def test_usage_has_an_html_view():
+    from fsnb.agent.usage import Usage
+
+    shown = Usage(llm_calls=3, prompt_tokens=12_345, cost_usd=0.01234)._repr_html_()
+    assert "mathjax_ignore" in shown and "12,345" in shown and "0.0123" in shown
+    assert "<td>llm calls</td><td style='text-align:right'>3</td>" in shown

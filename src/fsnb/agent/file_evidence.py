@@ -12,7 +12,7 @@ from pathlib import Path
 
 from fsnb.fsindex.walk import file_sha256
 from fsnb.security import Sandbox, Sensitivity
-from fsnb.tools.navigator import when
+from fsnb.tools.formats import when
 
 _FACT = re.compile(r"\s*(size|modified|sha256|files):\s*(\S.*?)\s*", re.IGNORECASE)
 

@@ -21,6 +21,7 @@ from fsnb.agent.trace import TraceRow, trace_rows
 from fsnb.agent.usage import Usage
 from fsnb.errors import FsnbError
 from fsnb.protocol import Exchange, Turn
+from fsnb.text.markup import html_root
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -317,10 +318,11 @@ class ExplorationResult:
             if self.reveal_secrets
             else ""
         )
-        return (
-            f"<div class='fsnb-result'><p><b>{html.escape(self.task)}</b></p>{secrets}"
+        return html_root(
+            f"<p><b>{html.escape(self.task)}</b></p>{secrets}"
             f"<div class='fsnb-answer'>{body}</div>{table}"
-            f"<p><i>{html.escape(self.summary())}</i></p></div>"
+            f"<p><i>{html.escape(self.summary())}</i></p>",
+            "fsnb-result",
         )
 
 

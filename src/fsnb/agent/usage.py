@@ -7,6 +7,7 @@ from typing import Any
 
 from fsnb.llm.prices import PRICES, Price, price_for
 from fsnb.protocol.usage import Tokens
+from fsnb.text.markup import html_root
 
 
 @dataclass
@@ -43,6 +44,17 @@ class Usage:
         self.cached_tokens += cached
         fresh = (tokens.prompt - cached) * price[0] + cached * cached_rate
         self.cost_usd += (fresh + (tokens.completion + tokens.thinking) * price[1]) / 1e6
+
+    def _repr_html_(self) -> str:
+        """What the run consumed, as a two-column table with numbers right-aligned."""
+        row = "<tr><td>{}</td><td style='text-align:right'>{}</td></tr>"
+        rows = "".join(
+            row.format(
+                name.replace("_", " "), f"{value:,.4f}" if name == "cost_usd" else f"{value:,}"
+            )
+            for name, value in self.to_dict().items()
+        )
+        return html_root(f"<table>{rows}</table>", "fsnb-usage")
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -1,8 +1,8 @@
 """The `fsnb` command line: `main` is the console script (`fsnb = "fsnb.cli:main"`), and
 `python -m fsnb.cli` runs it too.
 
-- `app`: the parser, `main`, and the explore, index, search, sql, status, models, scan and
-  parse commands;
+- `app`: the parser, `main`, and the models, scan and parse commands;
+- `explore`: `fsnb explore`; `index`: the index, search, sql and status commands;
 - `fs` and `scratch`: the `fsnb fs ...` and `fsnb scratch ...` command groups;
 - `output`: what every command prints with (errors, frames, argument types);
 - `console`: a run shown live in the terminal (rich); `terminal`: frames as terminal text.

@@ -64,3 +64,11 @@ def number(kind: type[int] | type[float], least: float, what: str) -> Any:
 
 
 POSITIVE_INT = number(int, 1, "a whole number of 1 or more")
+SECONDS = number(float, 1e-3, "a number of seconds above 0")
+
+
+def db_option(parser: argparse.ArgumentParser) -> None:
+    """Add `--db`, the index file a command reads or writes."""
+    parser.add_argument(
+        "--db", default=None, help="index file (default: FSNB_DB or ~/.fsnb/index.duckdb)"
+    )

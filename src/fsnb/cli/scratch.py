@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 
 def _pad(args: argparse.Namespace) -> Scratchpad | None:
     """The scratchpad the options name, or None when the index file is not there yet."""
-    from fsnb.db.database import Store
+    from fsnb.db.database import database
     from fsnb.db.scratchpad import Scratchpad
 
-    store = Store(args.db)
+    store = database(args.db)
     return Scratchpad(store, folder=args.folder) if store.path.is_file() else None
 
 

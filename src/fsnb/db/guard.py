@@ -12,7 +12,6 @@ so another folder's rows cannot even be named.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -21,13 +20,18 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import pandas as pd
 
-from fsnb.db.database import Store, corpus_id
+from fsnb.db.engine import current
+from fsnb.db.schema import corpus_id
+from fsnb.db.sql import ident
 from fsnb.errors import FsnbError, one_line
+
+if TYPE_CHECKING:
+    from fsnb.db.database import Database
 
 #: The index as a confined query sees it: view name -> SELECT over the folder's corpus.
 INDEX_VIEWS = {
@@ -57,33 +61,23 @@ MAX_RESULT_BYTES = 256 * 2**20
 NOTE = "fsnb_note"
 #: Table functions that only generate values.
 TABLE_FUNCTIONS = frozenset({"range", "generate_series", "unnest", "json_each", "json_tree"})
-#: The scratch schema of a folder is `scratch_<corpus id>`; this one serves no folder.
 
 
 class SqlRefused(FsnbError):
     """A query was refused or failed: not one SELECT, out of bounds, or a DuckDB error."""
 
 
-_lock = threading.Lock()
-
-
-@functools.cache
-def _memory() -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB that parses SQL and checks values, used under `_lock`."""
-    return duckdb.connect()
-
-
 def memory_rows(sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
-    """Rows of `sql` on the private in-memory connection (no database file involved)."""
-    with _lock:
-        return _memory().execute(sql, params).fetchall()
+    """Rows of `sql` on the engine's parser instance (no database file involved)."""
+    with current().parser() as con:
+        return con.execute(sql, params).fetchall()
 
 
 def single_select(sql: str) -> str:
     """`sql` if DuckDB's parser finds exactly one statement and it is a SELECT."""
     try:
-        with _lock:
-            statements = _memory().extract_statements(sql)
+        with current().parser() as con:
+            statements = con.extract_statements(sql)
     except duckdb.Error as exc:
         raise SqlRefused(one_line(exc)) from None
     if len(statements) != 1:
@@ -173,24 +167,20 @@ def has_schema(con: duckdb.DuckDBPyConnection, schema: str) -> bool:
     return con.execute(sql + " AND schema_name = ?", [schema]).fetchone() is not None
 
 
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 def _confine(con: duckdb.DuckDBPyConnection, folder: str | os.PathLike[str]) -> set[str]:
     """Make the folder's tables the only ones the connection can name; return their names."""
     (db,) = con.execute("SELECT current_database()").fetchone() or ("",)
     cid = corpus_id(con, folder_root(folder), create=False)
     views = {
-        name: sql.format(db=_q(db), cid=cid if cid is not None else -1)
+        name: sql.format(db=ident(db), cid=cid if cid is not None else -1)
         for name, sql in INDEX_VIEWS.items()
     }
     if cid is not None:
         schema = scratch_schema(cid)
         for table in schema_tables(con, schema):
-            views.setdefault(table, f"SELECT * FROM {_q(db)}.{_q(schema)}.{_q(table)}")
+            views.setdefault(table, f"SELECT * FROM {ident(db)}.{ident(schema)}.{ident(table)}")
     for name, sql in views.items():
-        con.execute(f"CREATE TEMP VIEW {_q(name)} AS {sql}")
+        con.execute(f"CREATE TEMP VIEW {ident(name)} AS {sql}")
     con.execute("SET search_path = 'temp.main'")
     return set(views)
 
@@ -214,7 +204,7 @@ def memory_size(value: str | None) -> str:
 
 
 def run_select(
-    store: Store,
+    db: Database,
     sql: str,
     *,
     folder: str | os.PathLike[str] | None = None,
@@ -239,7 +229,7 @@ def run_select(
     limit_text = memory_size(memory_limit)
     caps = (max_cells or MAX_RESULT_CELLS, max_bytes or MAX_RESULT_BYTES)
     try:
-        with store.connect(read_only=True, isolated=True) as con:
+        with db.read(isolated=True) as con:
             _settings(con, limit_text)
             if folder is not None:
                 check_confined(checked, _confine(con, folder))

@@ -15,12 +15,7 @@ usually smaller, since DuckDB compresses.
 
 from __future__ import annotations
 
-import functools
-import json
-import math
 import os
-import re
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -28,116 +23,45 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from fsnb.db.database import SHARED_SCHEMA, Store, corpus_id
+from fsnb.db.columns import (
+    MAX_COLUMNS,
+    Columns,
+    Rows,
+    ScratchpadError,
+    ScratchpadLimit,
+    as_records,
+    diagnose,
+    json_rows,
+    parse_columns,
+    sanitize,
+    value_width,
+)
+from fsnb.db.database import Database, database
 from fsnb.db.guard import (
     INDEX_VIEWS,
     SqlRefused,
     folder_root,
     has_schema,
-    memory_rows,
-    run_select,
     schema_tables,
     scratch_schema,
 )
-from fsnb.errors import FsnbError, one_line
+from fsnb.db.schema import SHARED_SCHEMA, corpus_id
+from fsnb.db.sql import ident
+from fsnb.errors import one_line
 
-MAX_NAME = 63
-#: Columns of one table: every insert, size count and query handles each column on its own
-#: (a 182 KB CSV of 10,000 columns took 8.3 GB to load), and real tables have dozens.
-MAX_COLUMNS = 1_000
-TYPES = "VARCHAR, INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), BOOLEAN, DATE, TIMESTAMP, JSON"
-_ALIASES = {
-    **dict.fromkeys(["VARCHAR", "TEXT", "STRING", "CHAR"], "VARCHAR"),
-    **dict.fromkeys(["INTEGER", "INT", "INT4", "SMALLINT"], "INTEGER"),
-    **dict.fromkeys(["BIGINT", "INT8", "LONG"], "BIGINT"),
-    # FLOAT and REAL are single precision in DuckDB: too coarse for amounts, so DOUBLE.
-    **dict.fromkeys(["DOUBLE", "DOUBLE PRECISION", "FLOAT", "FLOAT8", "REAL"], "DOUBLE"),
-    **dict.fromkeys(["BOOLEAN", "BOOL"], "BOOLEAN"),
-    **dict.fromkeys(["TIMESTAMP", "DATETIME"], "TIMESTAMP"),
-    **dict.fromkeys(["DATE", "JSON"], None),
-}
-_DECIMAL = re.compile(r"(?:DECIMAL|NUMERIC)\s*(?:\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\))?")
-_WIDTHS = {"BOOLEAN": 1, "INTEGER": 4, "DATE": 4, "VARCHAR": 0, "JSON": 0}  # others: 8
-Columns = str | Mapping[str, str] | Sequence[tuple[str, str]]
-Rows = str | Mapping[str, Any] | Sequence[Mapping[str, Any]] | pd.DataFrame
-
-
-class ScratchpadError(FsnbError):
-    """A scratchpad call was refused: a bad name, type, row or query, or a missing table."""
-
-
-class ScratchpadLimit(ScratchpadError):
-    """A table, row or size limit would be exceeded; nothing was changed."""
-
-
-@functools.cache
-def _keywords() -> frozenset[str]:
-    """DuckDB keywords that cannot be used unquoted as table or column names."""
-    sql = "SELECT keyword_name FROM duckdb_keywords() WHERE keyword_category IN "
-    return frozenset(row[0] for row in memory_rows(sql + "('reserved', 'type_function')"))
-
-
-@functools.lru_cache(maxsize=4096)
-def sanitize(name: str, what: str = "table") -> str:
-    """A safe identifier: ASCII `[a-z0-9_]`, starting with a letter, at most 63 characters.
-
-    Accents are dropped, other characters become `_`, a leading digit gets `t_`, a reserved
-    word gets a trailing `_` ("order" -> "order_"). A name with nothing left is refused.
-    """
-    text = unicodedata.normalize("NFKD", str(name)).encode("ascii", "ignore").decode()
-    clean = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
-    if not clean:
-        msg = f"invalid {what} name {name!r}: use letters, digits and underscores"
-        raise ScratchpadError(msg)
-    clean = (clean if clean[0].isalpha() else f"t_{clean}")[:MAX_NAME].rstrip("_")
-    return f"{clean[: MAX_NAME - 1]}_" if clean in _keywords() else clean
-
-
-def column_type(text: str, column: str = "?") -> str:
-    """The whitelisted DuckDB type for `text` (case-insensitive), or `ScratchpadError`."""
-    spec = " ".join(str(text).upper().split())
-    if match := _DECIMAL.fullmatch(spec):
-        precision, scale = int(match[1] or 18), int(match[2] or (0 if match[1] else 3))
-        if not 0 <= scale <= precision <= 38 or not precision:
-            msg = f"invalid type {text!r} for column {column}: DECIMAL(p,s) needs s <= p <= 38"
-            raise ScratchpadError(msg)
-        return f"DECIMAL({precision},{scale})"
-    spec = re.sub(r"^(VARCHAR|CHAR|TEXT|STRING)\s*\(\s*\d+\s*\)$", r"\1", spec)
-    if spec not in _ALIASES:
-        msg = f"unsupported type {text!r} for column {column}; use one of {TYPES}"
-        raise ScratchpadError(msg)
-    return _ALIASES[spec] or spec
-
-
-def parse_columns(spec: Columns) -> dict[str, str]:
-    """Column names to types, from "name TYPE, ..." text, a dict or (name, type) pairs."""
-    if isinstance(spec, str):
-        pairs = []
-        for part in re.split(r",(?![^()]*\))", spec):  # not the comma in DECIMAL(12,2)
-            if not (match := re.fullmatch(r'\s*("[^"]*"|\S+)\s+(.+?)\s*', part)):
-                msg = f"column {part.strip()!r} needs a name and a type, e.g. 'amount DOUBLE'"
-                raise ScratchpadError(msg)
-            pairs.append((match[1].strip('"'), match[2]))
-    else:
-        pairs = list(spec.items() if isinstance(spec, Mapping) else spec)
-    columns: dict[str, str] = {}
-    for raw, kind in pairs:
-        if (name := sanitize(raw, "column")) in columns:
-            msg = f"duplicate column {name!r} (from {raw!r})"
-            raise ScratchpadError(msg)
-        columns[name] = column_type(kind, name)
-    if not columns:
-        msg = "a table needs at least one column, e.g. 'name VARCHAR, amount DOUBLE'"
-        raise ScratchpadError(msg)
-    return columns
-
-
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
+__all__ = [
+    "Columns",
+    "Rows",
+    "Scratchpad",
+    "ScratchpadError",
+    "ScratchpadLimit",
+    "parse_columns",
+    "sanitize",
+]
 
 
 def _ref(schema: str, table: str) -> str:
-    return f"{_q(schema)}.{_q(table)}"
+    return f"{ident(schema)}.{ident(table)}"
 
 
 def _delete(
@@ -153,76 +77,11 @@ def _delete(
             msg = f"no column {column!r} to match rows on (columns: {', '.join(columns)})"
             raise ScratchpadError(msg)
         given = [v for v in values if v is not None]
-        test = [f"{_q(column)} IN ({', '.join('?' * len(given))})"] if given else []
-        test += [f"{_q(column)} IS NULL"] if len(given) < len(values) else []
+        test = [f"{ident(column)} IN ({', '.join('?' * len(given))})"] if given else []
+        test += [f"{ident(column)} IS NULL"] if len(given) < len(values) else []
         tests.append(f"({' OR '.join(test) or 'FALSE'})")
         params += given
     con.execute(f"DELETE FROM {ref} WHERE {' AND '.join(tests)}", params)
-
-
-def _width(kind: str) -> int:
-    """Bytes of one value of a fixed-width type (0 for text, which is measured)."""
-    if match := re.fullmatch(r"DECIMAL\((\d+),\d+\)", kind):
-        return next(b for p, b in ((4, 2), (9, 4), (18, 8), (38, 16)) if int(match[1]) <= p)
-    return _WIDTHS.get(kind, 8)
-
-
-def _records(rows: Rows) -> list[Mapping[str, Any]]:
-    if isinstance(rows, str):
-        try:
-            rows = json.loads(rows)
-        except json.JSONDecodeError as exc:
-            msg = f"rows are not valid JSON: {exc}"
-            raise ScratchpadError(msg) from None
-    if isinstance(rows, pd.DataFrame):
-        rows = rows.to_dict("records")
-    rows = [rows] if isinstance(rows, Mapping) else rows
-    if not isinstance(rows, Sequence) or not all(isinstance(r, Mapping) for r in rows):
-        msg = 'rows must be a JSON array of objects, e.g. [{"name": "Ann", "amount": 10.5}]'
-        raise ScratchpadError(msg)
-    return list(rows)
-
-
-def _payload(table: str, columns: dict[str, str], records: list[Mapping[str, Any]]) -> str:
-    """The rows as a JSON array of arrays in column order; unknown keys are refused."""
-    index = {c: i for i, c in enumerate(columns)}
-    as_json = [k == "JSON" for k in columns.values()]
-    unknown: dict[str, None] = {}
-    matrix = []
-    for record in records:
-        row: list[Any] = [None] * len(index)
-        for key, value in record.items():
-            try:
-                i = index[sanitize(str(key), "column")]
-            except (KeyError, ScratchpadError):
-                unknown[str(key)] = None
-                continue
-            missing = value is None or value is pd.NA or value is pd.NaT
-            if not missing and not (isinstance(value, float) and math.isnan(value)):
-                row[i] = json.dumps(value, default=str) if as_json[i] else value
-        matrix.append(row)
-    if unknown:
-        msg = (
-            f"unknown column{'s' * (len(unknown) > 1)} {', '.join(map(repr, unknown))} for "
-            f"table {table} (columns: {', '.join(columns)}); nothing was inserted"
-        )
-        raise ScratchpadError(msg)
-    try:
-        return json.dumps(matrix, default=str, allow_nan=False)
-    except ValueError as exc:
-        msg = f"rows cannot be stored: {exc}"
-        raise ScratchpadError(msg) from None
-
-
-def _diagnose(payload: str, columns: dict[str, str]) -> str | None:
-    """Name the first row and column whose value does not convert, e.g. 'abc' to DOUBLE."""
-    rows = "SELECT unnest(a) AS r, generate_subscripts(a, 1) AS n FROM (SELECT ?::JSON[] AS a)"
-    for i, (column, kind) in enumerate(columns.items()):
-        values = f"SELECT n, json_extract_string(r, {i}) AS v FROM ({rows})"
-        test = f"v IS NOT NULL AND TRY_CAST(v AS {kind}) IS NULL"
-        for n, v in memory_rows(f"{values} WHERE {test} ORDER BY n LIMIT 1", [payload]):
-            return f"row {n}, column {column}: cannot convert {v!r} to {kind}"
-    return None
 
 
 class Scratchpad:
@@ -234,7 +93,7 @@ class Scratchpad:
 
     def __init__(
         self,
-        db: str | os.PathLike[str] | Store | None = None,
+        db: str | os.PathLike[str] | Database | None = None,
         *,
         folder: str | os.PathLike[str] | None = None,
         max_tables: int = 100,
@@ -243,7 +102,7 @@ class Scratchpad:
         timeout_s: float = 30.0,
         max_columns: int | None = None,
     ) -> None:
-        self.store = db if isinstance(db, Store) else Store(db)
+        self.db = db if isinstance(db, Database) else database(db)
         self.folder = folder_root(folder) if folder is not None else None
         self.max_tables, self.max_rows, self.max_bytes = max_tables, max_rows, max_bytes
         self.max_columns = max_columns or MAX_COLUMNS
@@ -251,7 +110,7 @@ class Scratchpad:
 
     def __repr__(self) -> str:
         where = f", folder={self.folder!r}" if self.folder else ""
-        return f"Scratchpad({str(self.store.path)!r}{where})"
+        return f"Scratchpad({str(self.db.path)!r}{where})"
 
     def __contains__(self, name: object) -> bool:
         try:
@@ -276,7 +135,7 @@ class Scratchpad:
                 return None
             schema = scratch_schema(cid)
         if create:
-            con.execute(f"CREATE SCHEMA IF NOT EXISTS {_q(schema)}")
+            con.execute(f"CREATE SCHEMA IF NOT EXISTS {ident(schema)}")
         return schema if create or has_schema(con, schema) else None
 
     @staticmethod
@@ -308,8 +167,8 @@ class Scratchpad:
         """(rows, estimated bytes) of every table; see the module's docstring."""
         stats = {}
         for table, columns in self._columns(con, schema).items():
-            size = [f"count(*) * {sum(_width(k) for k in columns.values())}"] + [
-                f"coalesce(sum(strlen({_q(c)}::VARCHAR)), 0)"
+            size = [f"count(*) * {sum(value_width(k) for k in columns.values())}"] + [
+                f"coalesce(sum(strlen({ident(c)}::VARCHAR)), 0)"
                 for c, k in columns.items()
                 if k in ("VARCHAR", "JSON")
             ]
@@ -340,7 +199,7 @@ class Scratchpad:
     def create_table(self, name: str, columns: Columns, *, replace: bool = False) -> str:
         """Create `name` (sanitized, returned); the same columns again is a no-op."""
         table, wanted = sanitize(name), parse_columns(columns)
-        with self._sql_errors(), self.store.transaction() as con:
+        with self._sql_errors(), self.db.write() as con:
             self._reserved(con, table)
             schema = self._schema(con, create=True) or SHARED_SCHEMA
             tables = self._columns(con, schema)
@@ -356,7 +215,7 @@ class Scratchpad:
                     f"scratchpad limit: at most {self.max_tables} tables (drop one with drop_table)"
                 )
                 raise ScratchpadLimit(msg)
-            body = ", ".join(f"{_q(c)} {k}" for c, k in wanted.items())
+            body = ", ".join(f"{ident(c)} {k}" for c, k in wanted.items())
             verb = "CREATE OR REPLACE TABLE" if replace else "CREATE TABLE"
             con.execute(f"{verb} {_ref(schema, table)} ({body})")
         return table
@@ -365,7 +224,7 @@ class Scratchpad:
         """Add the columns a table lacks (ALTER TABLE, existing rows get NULL); return the
         names added. A column it has with another type is refused, nothing changed."""
         wanted = parse_columns(columns)
-        with self._sql_errors(), self.store.transaction() as con:
+        with self._sql_errors(), self.db.write() as con:
             ref, have = self._existing(con, name)
             other = [f"{c} ({have[c]}, not {k})" for c, k in wanted.items() if have.get(c, k) != k]
             if other:
@@ -374,7 +233,7 @@ class Scratchpad:
             added = [c for c in wanted if c not in have]
             self._check_width(sanitize(name), len(have) + len(added))
             for column in added:
-                con.execute(f"ALTER TABLE {ref} ADD COLUMN {_q(column)} {wanted[column]}")
+                con.execute(f"ALTER TABLE {ref} ADD COLUMN {ident(column)} {wanted[column]}")
         return added
 
     def insert(
@@ -385,13 +244,13 @@ class Scratchpad:
         `replacing` ({column: values}) first deletes the rows whose every named column holds
         one of its values (None matches NULL), in the same transaction: reloading a
         document's rows replaces them instead of adding them twice."""
-        records = _records(rows)
+        records = as_records(rows)
         if not records:
             return 0
-        with self._sql_errors(), self.store.transaction() as con:
+        with self._sql_errors(), self.db.write() as con:
             ref, columns = self._existing(con, name)
             table = sanitize(name)
-            payload = _payload(table, columns, records)
+            payload = json_rows(table, columns, records)
             if replacing:
                 _delete(con, ref, columns, replacing)
             (count,) = con.execute(f"SELECT count(*) FROM {ref}").fetchone() or (0,)
@@ -404,12 +263,12 @@ class Scratchpad:
             casts = [f"json_extract_string(r, {i})::{k}" for i, k in enumerate(columns.values())]
             try:
                 con.execute(
-                    f"INSERT INTO {ref} ({', '.join(map(_q, columns))}) "
+                    f"INSERT INTO {ref} ({', '.join(map(ident, columns))}) "
                     f"SELECT {', '.join(casts)} FROM (SELECT unnest(?::JSON[]) AS r)",
                     [payload],
                 )
             except duckdb.ConversionException as exc:
-                msg = f"{_diagnose(payload, columns) or one_line(exc)} (nothing was inserted)"
+                msg = f"{diagnose(payload, columns) or one_line(exc)} (nothing was inserted)"
                 raise ScratchpadError(msg) from None
             stats = self._stats(con, self._schema(con) or SHARED_SCHEMA)
             if (total := sum(size for _, size in stats.values())) > self.max_bytes:
@@ -427,9 +286,7 @@ class Scratchpad:
         documents, chunks and files); the shared one sees the whole index.
         """
         try:
-            return run_select(
-                self.store, sql, folder=self.folder, limit=limit, timeout_s=self.timeout_s
-            )
+            return self.db.select(sql, folder=self.folder, limit=limit, timeout_s=self.timeout_s)
         except SqlRefused as exc:
             if str(exc).startswith("only a SELECT"):
                 msg = f"{exc}; change data with create_table, insert_data and drop_table"
@@ -440,7 +297,7 @@ class Scratchpad:
         """One row per table: name, rows, columns ("name TYPE, ...") and estimated bytes."""
         columns: dict[str, dict[str, str]] = {}
         stats: dict[str, tuple[int, int]] = {}
-        with self._sql_errors(), self.store.connect(read_only=True) as con:
+        with self._sql_errors(), self.db.read() as con:
             if schema := self._schema(con):
                 columns, stats = self._columns(con, schema), self._stats(con, schema)
         rows = [
@@ -451,12 +308,12 @@ class Scratchpad:
 
     def schema(self, name: str) -> dict[str, str]:
         """Column names and DuckDB types of a table."""
-        with self._sql_errors(), self.store.connect(read_only=True) as con:
+        with self._sql_errors(), self.db.read() as con:
             return self._existing(con, name)[1]
 
     def rows(self, name: str) -> int:
         """How many rows a table has."""
-        with self._sql_errors(), self.store.connect(read_only=True) as con:
+        with self._sql_errors(), self.db.read() as con:
             ref, _ = self._existing(con, name)
             (count,) = con.execute(f"SELECT count(*) FROM {ref}").fetchone() or (0,)
         return int(count)
@@ -473,7 +330,7 @@ class Scratchpad:
         """The table as a DataFrame (a page of it with `limit` and `offset`), sorted by the
         column `order_by` when given (nulls last, ties in insertion order)."""
         page = f" LIMIT {int(limit)} OFFSET {int(offset)}" if limit is not None else ""
-        with self._sql_errors(), self.store.connect(read_only=True) as con:
+        with self._sql_errors(), self.db.read() as con:
             ref, columns = self._existing(con, name)
             order = ""
             if order_by is not None:
@@ -482,12 +339,12 @@ class Scratchpad:
                     msg = f"no column {order_by!r} in {sanitize(name)} (columns: {known})"
                     raise ScratchpadError(msg)
                 direction = "DESC" if descending else "ASC"
-                order = f" ORDER BY {_q(order_by)} {direction} NULLS LAST, rowid"
+                order = f" ORDER BY {ident(order_by)} {direction} NULLS LAST, rowid"
             return con.execute(f"SELECT * FROM {ref}{order}{page}").df()
 
     def drop(self, name: str) -> int:
         """Drop a table; return how many rows it had."""
-        with self._sql_errors(), self.store.transaction() as con:
+        with self._sql_errors(), self.db.write() as con:
             ref, _ = self._existing(con, name)
             (rows,) = con.execute(f"SELECT count(*) FROM {ref}").fetchone() or (0,)
             con.execute(f"DROP TABLE {ref}")
@@ -495,7 +352,7 @@ class Scratchpad:
 
     def clear(self) -> list[str]:
         """Drop every table; return their names."""
-        with self._sql_errors(), self.store.transaction() as con:
+        with self._sql_errors(), self.db.write() as con:
             schema = self._schema(con)
             tables = list(self._columns(con, schema)) if schema else []
             for table in tables:

@@ -12,15 +12,10 @@ from fsnb.documents.cache import ParseCache
 from fsnb.documents.model import Document
 from fsnb.documents.opening import opening
 from fsnb.documents.parse import parse
+from fsnb.documents.pool import default_workers
 from fsnb.errors import ParseError
 
 log = logging.getLogger(__name__)
-
-
-def default_workers() -> int:
-    """`FSNB_WORKERS`, else the number of CPUs (at most 8)."""
-    env = os.environ.get("FSNB_WORKERS")
-    return max(1, int(env)) if env else min(8, os.cpu_count() or 2)
 
 
 def parse_many(

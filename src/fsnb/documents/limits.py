@@ -4,8 +4,9 @@
   `document_timeout` only in the PDF pipelines, between pages; its office, HTML and
   Markdown backends convert in one call that nothing stops, at about a millisecond per
   paragraph, empty or not (a 50 KB DOCX holding a million `<w:p/>` takes over ten
-  minutes). Those parses run under `within`, which interrupts the parsing thread when the
-  time is up. Real documents fit: ~40 PDF pages or ~1,000 DOCX paragraphs parse a second.
+  minutes). Those parses run under `within`, in a worker process that is killed, and
+  replaced, when the time is up (`fsnb.documents.pool`): C code stops too. Real documents
+  fit: ~40 PDF pages or ~1,000 DOCX paragraphs parse a second.
 - Content (`FSNB_MAX_PARSE_MB`, default 256; 0 for none): an office file's parts
   uncompressed (which stops zip bombs before anything is inflated), or a text file's size.
 
@@ -15,22 +16,23 @@ so raising a limit parses it again.
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
-import threading
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
+from fsnb.documents import child, pool
 from fsnb.errors import ParseError
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 ZIP_FORMATS = frozenset({"docx", "pptx", "xlsx"})
+#: What a worker that parses under a time limit imports before its first job.
+WARM = ("docling.document_converter",)
 
 
 class TooLarge(ParseError):
@@ -98,50 +100,46 @@ def _unzipped_size(file: Path | BinaryIO) -> int:
         return 0
 
 
-class _Overtime(BaseException):
-    """Raised into a thread whose parse ran out of time (a BaseException, so that the
-    parser's own `except Exception` does not swallow it)."""
+def crashed(exc: BaseException) -> str:
+    """Why a parse whose worker process died failed."""
+    return f"the parser crashed ({exc})"
 
 
-def _raise_in(thread: int, exc: type[BaseException] | None) -> None:
-    """Raise `exc` in `thread` at its next bytecode (None: cancel one not yet raised)."""
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(
-        ctypes.c_ulong(thread), ctypes.py_object(exc) if exc else None
-    )
+def within(
+    seconds: float | None,
+    name: str,
+    func: Callable[..., T],
+    *args: object,
+    on_overtime: Callable[[], None] | None = None,
+) -> T:
+    """`func(*args)`, stopped with `TooLarge` once it has run `seconds`, by killing the
+    process it runs in; a crash of that process is a `ParseError` too.
 
-
-def within(seconds: float | None, name: str, func: Callable[..., T], *args: object) -> T:
-    """`func(*args)`, stopped with `TooLarge` once it has run `seconds`.
-
-    The call is interrupted between two Python bytecodes of this thread, so it must leave
-    nothing behind that matters if it stops anywhere (Docling's converters are rebuilt).
+    Here, `func` and its arguments go to a warm worker of this process's pool for the
+    module of `func` (`pool.shared`), and its result or error comes back (all of them
+    picklable); an interrupt stops the worker. In a pool's worker (a parse of
+    `fsnb.documents.workers`), `func` runs in place and the pool kills this process when
+    the time is up; `on_overtime()` (picklable) is then run by the pool's owner, for what
+    this process can no longer do (a parse's cache entry). A daemonic process, which may
+    start none (a Dask worker, by default), runs `func` in place with no time limit but
+    Docling's own for PDFs.
     """
     if not seconds:
         return func(*args)
-    thread, lock, state = threading.get_ident(), threading.Lock(), {"open": True, "fired": False}
-
-    def expire() -> None:
-        with lock:
-            if state["open"]:
-                state["fired"] = True
-                _raise_in(thread, _Overtime)
-
-    timer = threading.Timer(seconds, expire)
-    timer.daemon = True
-    why = overtime(seconds)
-    try:
-        try:
-            timer.start()
+    if child.in_worker():
+        with child.clock(seconds, on_overtime):
             return func(*args)
-        finally:
-            timer.cancel()
-            with lock:
-                state["open"] = False
-                if state["fired"]:
-                    _raise_in(thread, None)
-    except _Overtime:
-        raise TooLarge(name, why) from None
-    except Exception:
-        if state["fired"]:  # something turned the interruption into its own error
-            raise TooLarge(name, why) from None
+    if not child.can_start():
+        log.debug("no time limit on parsing %s: a daemonic process starts no worker", name)
+        return func(*args)
+    workers = pool.shared((*WARM, func.__module__))
+    future = workers.submit_within(seconds, func, *args)
+    try:
+        return future.result()
+    except pool.Overtime:
+        raise TooLarge(name, overtime(seconds)) from None
+    except pool.WorkerDied as exc:
+        raise ParseError(name, crashed(exc)) from None
+    except BaseException:  # func's own error, or this thread interrupted: stop the worker
+        workers.stop(future)
         raise

@@ -16,10 +16,13 @@ import io
 import logging
 import os
 import threading
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 from fsnb.documents.cache import ParseCache
+from fsnb.documents.child import in_worker
 from fsnb.documents.limits import Limits, TooLarge, overtime, within
 from fsnb.documents.model import Document, PageSpan
 from fsnb.documents.reflow import Line, reflow
@@ -114,8 +117,9 @@ def parse(
             if "error" in entry:
                 raise ParseError(name, entry["error"])
             return Document.from_dict({**entry["document"], "path": str(file)})
+        remember = partial(_remember_overtime, store, key, limits) if store else None
         try:
-            document = _parse_uncached(handle, file, name, pipeline, stat.st_size, limits)
+            document = _parse_uncached(handle, file, name, pipeline, stat.st_size, limits, remember)
         except ParseError as exc:
             if store:
                 hit = {"limits": limits.tag()} if isinstance(exc, TooLarge) else {}
@@ -152,8 +156,20 @@ def cached(
     return Document.from_dict({**entry["document"], "path": str(file)})
 
 
+def _remember_overtime(store: ParseCache, key: str, limits: Limits) -> None:
+    """Cache a parse that ran out of time, for the pool that killed the worker it ran in
+    (`within`)."""
+    store.put(key, {"error": overtime(limits.seconds or 0), "limits": limits.tag()})
+
+
 def _parse_uncached(
-    handle: BinaryIO, file: Path, name: str, pipeline: Pipeline, size: int, limits: Limits
+    handle: BinaryIO,
+    file: Path,
+    name: str,
+    pipeline: Pipeline,
+    size: int,
+    limits: Limits,
+    remember: Callable[[], None] | None = None,
 ) -> Document:
     suffix = file.suffix.lower()
     fmt = "txt" if suffix in TEXT_SUFFIXES else DOCLING_FORMATS.get(suffix)
@@ -182,12 +198,10 @@ def _parse_uncached(
         return _native_pdf(file, data, name, limits.seconds)
     if fmt == "pdf":
         return _docling(file, data, name, fmt, pipeline)
-    _converter("office")  # built, and Docling imported, before the clock starts
-    try:
-        return within(limits.seconds, name, _docling, file, data, name, fmt, pipeline)
-    except TooLarge:
-        _local.converters.pop("office", None)  # it may have been stopped anywhere
-        raise
+    if in_worker():  # parsed in this process: built before the pool's clock starts
+        _converter("office")
+    args = (file, data, name, fmt, pipeline)
+    return within(limits.seconds, name, _docling, *args, on_overtime=remember)
 
 
 def layout_available() -> bool:

@@ -5,32 +5,28 @@ A job names the file, the cache folder and the pipeline, and returns plain data:
 parsed document as a dict or the one-line reason it failed, so results pickle to any
 executor. A job may also carry a finisher, a picklable function of the document run in the
 worker (the index prepares its rows there), whose result comes back instead. The local
-pool is a 'spawn' pool whose workers start from this module, not from the caller's
-`__main__`: it is safe in a Jupyter kernel and in a script without a
-`if __name__ == "__main__"` guard.
+pool is an `fsnb.documents.pool.Pool`: a parse past its time limit (`limits.within`) has
+its worker killed and replaced, and is that file's error; the other files in flight carry
+on.
 """
 
 from __future__ import annotations
 
-import atexit
-import importlib
-import multiprocessing
 import os
-import sys
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
+from concurrent.futures import Executor, Future, as_completed
 from pathlib import Path
 from typing import Any
 
 from fsnb.documents.cache import ParseCache
+from fsnb.documents.limits import WARM, crashed, overtime
 from fsnb.documents.model import Document
 from fsnb.documents.parse import Pipeline, default_pipeline, parse
+from fsnb.documents.pool import Overtime, Pool, WorkerDied
 from fsnb.errors import ParseError
 
-_pools: dict[tuple[int, tuple[str, ...]], ProcessPoolExecutor] = {}
+_pools: dict[tuple[int, tuple[str, ...]], Pool] = {}
 _lock = threading.Lock()
 
 
@@ -67,9 +63,9 @@ def parse_on(
     root: str | os.PathLike[str] | None = None,
 ) -> Iterator[tuple[Path, Any]]:
     """Yield (path, document or error) for every path, in order of completion, parsing on
-    `executor`; files not started are cancelled when the caller stops early. A path with a
-    finisher in `finish` yields what the finisher made of its document, in the worker;
-    `root` as for `parse`."""
+    `executor`; files not started are cancelled when the caller stops early (and, on a
+    `Pool`, those started are stopped). A path with a finisher in `finish` yields what the
+    finisher made of its document, in the worker; `root` as for `parse`."""
     store = cache or ParseCache()
     pipeline = default_pipeline()
     finish = finish or {}
@@ -81,7 +77,12 @@ def parse_on(
     try:
         for future in as_completed(futures):
             path = futures[future]
-            kind, value = future.result()
+            try:
+                kind, value = future.result()
+            except Overtime as exc:  # its worker was killed (`limits.within`)
+                kind, value = "error", overtime(exc.seconds)
+            except WorkerDied as exc:
+                kind, value = "error", crashed(exc)
             if kind == "document":
                 yield path, Document.from_dict({**value, "path": str(path)})  # type: ignore[dict-item]
             elif kind == "finished":
@@ -89,69 +90,20 @@ def parse_on(
             else:
                 yield path, ParseError(str(path), str(value))
     finally:
-        for future in futures:
-            future.cancel()
+        for future in (f for f in futures if not f.done()):
+            if isinstance(executor, Pool):
+                executor.stop(future)
+            else:
+                future.cancel()
 
 
-def process_pool(workers: int, preload: Iterable[str] = ()) -> ProcessPoolExecutor:
-    """A started pool of `workers` processes, shared by later calls for the same `preload`
-    and shut at exit; each worker imports Docling and the modules named in `preload` as
-    it starts."""
+def process_pool(workers: int, preload: Iterable[str] = ()) -> Pool:
+    """A pool of up to `workers` processes, started as jobs come and kept warm, shared by
+    later calls for the same `preload` and killed at exit; each worker imports Docling
+    and the modules named in `preload` as it starts."""
     modules = tuple(sorted(set(preload)))
     with _lock:
         pool = _pools.get((workers, modules))
         if pool is None:
-            pool = ProcessPoolExecutor(
-                workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(os.getpid(), modules),
-            )
-            with _main_is_this_module():  # every worker starts now, from this module
-                for future in [pool.submit(_ready) for _ in range(workers)]:
-                    future.result()
-            _pools[workers, modules] = pool
+            pool = _pools[workers, modules] = Pool(workers, (*WARM, *modules))
         return pool
-
-
-def _start_worker(parent: int, modules: tuple[str, ...]) -> None:
-    """In a new worker: watch the parent, import Docling and `modules`."""
-    _watch_parent(parent)
-    import docling.document_converter  # noqa: F401  (imported once, before the first file)
-
-    for name in modules:
-        importlib.import_module(name)
-
-
-def _watch_parent(parent: int) -> None:
-    """In a worker: exit as soon as the process that started the pool is gone (killed),
-    rather than linger and hold its pipes open."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="fsnb-parent-watch", daemon=True).start()
-
-
-def _ready() -> bool:
-    """A job that makes the pool start one more worker (each submit finding none idle)."""
-    return True
-
-
-@contextmanager
-def _main_is_this_module() -> Iterator[None]:
-    """Spawned workers import `__main__` by its spec or path: let it be this module."""
-    main = sys.modules["__main__"]
-    sys.modules["__main__"] = sys.modules[__name__]
-    try:
-        yield
-    finally:
-        sys.modules["__main__"] = main
-
-
-@atexit.register
-def _shutdown() -> None:
-    for pool in _pools.values():
-        pool.shutdown(wait=False, cancel_futures=True)

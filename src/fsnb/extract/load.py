@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 from pandas.api import types as ptypes
 
-from fsnb.db.database import Store
+from fsnb.db.database import Database
 from fsnb.db.scratchpad import Scratchpad, ScratchpadError, ScratchpadLimit, sanitize
 from fsnb.extract.tables import ExtractedTable, Tables, extract_tables
 from fsnb.security import Sandbox
@@ -191,7 +191,7 @@ def document_tables(path: str | os.PathLike[str], sandbox: Sandbox) -> Tables:
 
 
 def load_table(
-    store_or_db: Store | str | os.PathLike[str] | None,
+    store_or_db: Database | str | os.PathLike[str] | None,
     folder: str | os.PathLike[str] | Sandbox,
     path: str | os.PathLike[str],
     table_index: int | str,

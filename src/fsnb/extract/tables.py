@@ -247,18 +247,13 @@ def _sheet_rows(sheet: Any, name: str, budget: Budget) -> tuple[list[list[Any]],
 def _docling(file: Path, data: bytes, name: str, budget: Budget) -> Found:
     from docling_core.types.doc import SectionHeaderItem, TableItem, TitleItem
 
-    from fsnb.documents.limits import Limits, TooLarge, within
-    from fsnb.documents.parse import _converter, _local, convert
+    from fsnb.documents.limits import Limits, within
+    from fsnb.documents.parse import convert
 
     # as `parse` does: the same content limit (zip bombs) and time limit, which Docling's
     # office backends do not honour themselves (a DOCX ran past 500 s here)
     Limits.from_env().check_size(io.BytesIO(data), file.suffix.lower()[1:], len(data), name)
-    _converter("office")  # built, and Docling imported, before the clock starts
-    try:
-        doc = within(budget.left(), name, convert, file, data, name, "office")
-    except TooLarge:
-        _local.converters.pop("office", None)  # it may have been stopped anywhere
-        raise
+    doc = within(budget.left(), name, convert, file, data, name, "office")  # in a worker
     heading: str | None = None
     found: Found = []
     tables = [i for i, _ in doc.iterate_items() if isinstance(i, TableItem)]

@@ -11,7 +11,8 @@ from datetime import datetime
 
 import pandas as pd
 
-from fsnb.db.database import Store, corpus_id
+from fsnb.db.database import Database
+from fsnb.db.schema import corpus_id
 
 _COLUMNS = ["root", "path", "label", "created_at"]
 
@@ -26,10 +27,10 @@ class Bookmark:
     created_at: datetime
 
 
-def add(store: Store, root: str, path: str, label: str | None) -> bool:
+def add(store: Database, root: str, path: str, label: str | None) -> bool:
     """Bookmark `path` (relative) in the folder `root` (absolute), or relabel it; True
     when the bookmark is new."""
-    with store.transaction() as con:
+    with store.write() as con:
         cid = corpus_id(con, root)
         updated = con.execute(
             "UPDATE bookmarks SET label = ? WHERE corpus_id = ? AND path = ?", [label, cid, path]
@@ -42,11 +43,11 @@ def add(store: Store, root: str, path: str, label: str | None) -> bool:
     return not updated
 
 
-def remove(store: Store, root: str, path: str) -> bool:
+def remove(store: Database, root: str, path: str) -> bool:
     """Remove the bookmark of `path` in the folder `root`; False when there was none."""
     if not store.path.exists():
         return False
-    with store.transaction() as con:
+    with store.write() as con:
         cid = corpus_id(con, root, create=False)
         if cid is None:
             return False
@@ -56,13 +57,13 @@ def remove(store: Store, root: str, path: str) -> bool:
     return bool(gone)
 
 
-def listing(store: Store, root: str | None = None) -> list[Bookmark]:
+def listing(store: Database, root: str | None = None) -> list[Bookmark]:
     """The bookmarks of the folder `root` (absolute; None: of every folder), by folder
     and path."""
     if not store.path.exists():
         return []
     where, params = ("WHERE c.root = ?", [root]) if root is not None else ("", [])
-    with store.connect(read_only=True) as con:
+    with store.read() as con:
         rows = con.execute(
             "SELECT c.root, b.path, b.label, b.created_at FROM bookmarks b"
             f" JOIN corpora c ON c.id = b.corpus_id {where} ORDER BY c.root, b.path",
@@ -71,7 +72,7 @@ def listing(store: Store, root: str | None = None) -> list[Bookmark]:
     return [Bookmark(*row) for row in rows]
 
 
-def frame(store: Store, root: str | None = None) -> pd.DataFrame:
+def frame(store: Database, root: str | None = None) -> pd.DataFrame:
     """`listing` as a DataFrame: root, path, label, created_at."""
     rows = [(b.root, b.path, b.label, b.created_at) for b in listing(store, root)]
     return pd.DataFrame(rows, columns=_COLUMNS)

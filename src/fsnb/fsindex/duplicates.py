@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from fsnb.db.database import DatabaseInUse, DatabaseLocked, Store
+from fsnb.db.database import Database
+from fsnb.db.errors import DatabaseInUse, DatabaseLocked
 from fsnb.fsindex.filesystem import Indexed
 from fsnb.fsindex.walk import file_sha256
 from fsnb.security import Sandbox, Sensitivity, os_reason
@@ -125,6 +126,12 @@ def _hasher(box: Sandbox, check: Check) -> Callable[[str], tuple[str, int, int]]
     return sha256
 
 
+def among(candidates: Iterable[Candidate], box: Sandbox, check: Check = _go_on) -> Duplicates:
+    """Duplicates among `candidates`, files of the sandbox a walk found: only those that
+    share a size are hashed."""
+    return group(candidates, _hasher(box, check))[0]
+
+
 def from_walk(box: Sandbox, base: str, min_size: int, check: Check = _go_on) -> Duplicates:
     """Duplicates among the regular files under `base` (relative), from a walk."""
     candidates = []
@@ -137,11 +144,11 @@ def from_walk(box: Sandbox, base: str, min_size: int, check: Check = _go_on) -> 
             continue
         if size >= min_size:
             candidates.append(Candidate(entry.rel, size))
-    return group(candidates, _hasher(box, check))[0]
+    return among(candidates, box, check)
 
 
 def from_index(
-    store: Store, where: Indexed, box: Sandbox, base: str, min_size: int, check: Check = _go_on
+    store: Database, where: Indexed, box: Sandbox, base: str, min_size: int, check: Check = _go_on
 ) -> Duplicates:
     """Duplicates among the indexed files under `base`: only files whose size another
     shares are read, cached hashes are used, and new ones written back in one
@@ -152,7 +159,7 @@ def from_index(
         f" AND sensitivity IN ('none', 'warn'){scope}"
     )
     params = {"cid": where.cid, "min": min_size} | ({"base": base} if scope else {})
-    with store.connect(read_only=True) as con:
+    with store.read() as con:
         total = con.execute(f"SELECT count(*) FROM ({files})", params).fetchone()[0]
         rows = con.execute(
             f"{files} QUALIFY count(*) OVER (PARTITION BY size) > 1 ORDER BY path", params
@@ -164,14 +171,14 @@ def from_index(
     return found
 
 
-def _cache(store: Store, cid: int, hashes: list[_Hash]) -> None:
+def _cache(store: Database, cid: int, hashes: list[_Hash]) -> None:
     """Write new hashes to `files.sha256`; skipped when the database is busy."""
     frame = pd.DataFrame(
         [(h.rel, h.sha256, h.size, h.mtime_ns) for h in hashes],
         columns=["path", "sha256", "size", "mtime_ns"],
     )
     try:
-        with store.transaction() as con:
+        with store.write() as con:
             con.register("new_hashes", frame)
             con.execute(
                 "UPDATE file_rows f SET sha256 = h.sha256 FROM new_hashes h WHERE f.corpus_id = ?"
@@ -184,7 +191,7 @@ def _cache(store: Store, cid: int, hashes: list[_Hash]) -> None:
 
 
 def find(
-    store: Store,
+    store: Database,
     box: Sandbox,
     base: str,
     min_size: int,
@@ -199,4 +206,13 @@ def find(
     return from_index(store, where, box, base, min_size, check)
 
 
-__all__ = ["Candidate", "Duplicates", "Group", "file_sha256", "find", "from_index", "from_walk"]
+__all__ = [
+    "Candidate",
+    "Duplicates",
+    "Group",
+    "among",
+    "file_sha256",
+    "find",
+    "from_index",
+    "from_walk",
+]

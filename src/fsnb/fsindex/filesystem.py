@@ -1,7 +1,7 @@
 """The file index read as a file system: whether a folder is indexed, and its files.
 
-The navigator tools answer from here when the folder is indexed and walk it when not;
-reading never creates the database file.
+The navigator tools answer from here when the folder is indexed and walk it when not
+(`fsnb.tools.catalog`); reading never creates the database file.
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from fsnb.db.database import DatabaseDamaged, DatabaseLocked, Store, file_version, memory_cursor
+from fsnb.db.database import Database
+from fsnb.db.errors import DatabaseDamaged, DatabaseLocked
+from fsnb.db.version import file_version
 from fsnb.text.ranges import DateRange, SizeRange
 
 
@@ -35,7 +37,7 @@ class Indexed:
         return f"from the index, scanned {self.scanned_at:%Y-%m-%d %H:%M}"
 
 
-def indexed(store: Store, root: str | Path) -> Indexed | None:
+def indexed(store: Database, root: str | Path) -> Indexed | None:
     """The corpus of the folder `root` (absolute) when its files are indexed; None when
     they are not, or the database cannot be read now (a tool then walks the folder).
 
@@ -49,7 +51,7 @@ def indexed(store: Store, root: str | Path) -> Indexed | None:
     if known is not None and known[0] == signature:
         return known[1]
     try:
-        with store.connect(read_only=True) as con:
+        with store.read() as con:
             row = con.execute(
                 "SELECT id, root, indexed_at FROM corpora"
                 " WHERE root = ? AND indexed_at IS NOT NULL",
@@ -76,7 +78,7 @@ COPIES = 4
 
 
 @contextmanager
-def _files_of(store: Store, cid: int) -> Iterator[duckdb.DuckDBPyConnection]:
+def _files_of(store: Database, cid: int) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection on which `files` is the in-memory copy of corpus `cid`'s rows (with
     `lpath` and `lname`, lower-case), made anew when the database file changed since."""
     signature = file_version(store.path)
@@ -88,7 +90,7 @@ def _files_of(store: Store, cid: int) -> Iterator[duckdb.DuckDBPyConnection]:
         known = _copies.get(key)
         if known is None or known[0] != signature:
             known = _copy(store, cid, signature)
-        con = memory_cursor()
+        con = store.memory()
         try:
             con.execute(f"USE memory.{known[1]}")
             yield con
@@ -96,16 +98,16 @@ def _files_of(store: Store, cid: int) -> Iterator[duckdb.DuckDBPyConnection]:
             con.close()
 
 
-def _copy(store: Store, cid: int, signature: tuple[int, ...]) -> tuple[tuple[int, ...], str]:
+def _copy(store: Database, cid: int, signature: tuple[int, ...]) -> tuple[tuple[int, ...], str]:
     """Copy corpus `cid`'s `files` rows into a new schema of the in-memory DuckDB."""
-    with store.connect(read_only=True) as con:
+    with store.read() as con:
         rows = con.execute(
             "SELECT corpus_id, path, name, extension, size, mtime_ns, lower(path) AS lpath,"
             " lower(name) AS lname FROM files WHERE corpus_id = ?",
             [cid],
         ).df()
     schema = f"files_copy_{next(_copy_ids)}"
-    con = memory_cursor()
+    con = store.memory()
     try:
         con.execute(f"CREATE SCHEMA memory.{schema}")
         con.register("copied_rows", rows)
@@ -211,7 +213,7 @@ class Entry:
 
 
 def entries(
-    store: Store, cid: int, base: str = ".", depth: int | None = 1, *, hidden: bool = True
+    store: Database, cid: int, base: str = ".", depth: int | None = 1, *, hidden: bool = True
 ) -> list[Entry]:
     """The folders and files at most `depth` levels (None: any) under `base`, unordered."""
     deepest = 10_000  # deeper than any path the system allows
@@ -221,16 +223,16 @@ def entries(
     return [Entry(*row) for row in rows]
 
 
-def folders(store: Store, cid: int) -> pd.DataFrame:
+def folders(store: Database, cid: int) -> pd.DataFrame:
     """Every folder holding indexed files: path, parent, depth, size (everything under it),
     files, folders, top_extensions (the three most common); the root is '.'."""
-    with store.connect(read_only=True) as con:
+    with store.read() as con:
         return con.execute(_FOLDERS, {"cid": cid}).df()
 
 
-def scans(store: Store, cid: int) -> pd.DataFrame:
+def scans(store: Database, cid: int) -> pd.DataFrame:
     """The scan log of a corpus, oldest first."""
-    with store.connect(read_only=True) as con:
+    with store.read() as con:
         return con.execute(_SCANS, [cid]).df()
 
 
@@ -263,7 +265,7 @@ def _filters(
 
 
 def files_under(
-    store: Store,
+    store: Database,
     cid: int,
     base: str = ".",
     *,
@@ -284,7 +286,7 @@ def files_under(
         return con.execute(sql, params).fetchall()
 
 
-#: How a name search scores a file, best first, as `navigator._name_score` does on a walk.
+#: How a name search scores a file, best first, as `walk_catalog.name_score` does on a walk.
 _GLOB_SCORE = "CASE WHEN lname GLOB ? OR lpath GLOB ? THEN 50 ELSE 0 END"
 _WORDS_SCORE = """CASE
     WHEN lname = ? OR regexp_replace(lname, '(.)\\.[^.]+$', '\\1') = ? THEN 100
@@ -310,7 +312,7 @@ _ORDER = {
 
 
 def find(
-    store: Store,
+    store: Database,
     cid: int,
     base: str,
     query: str | None,

@@ -1,21 +1,10 @@
-"""The DuckDB index: files, documents, chunks, BM25 terms, schemas and the scan log."""
+"""The document index: files, documents, chunks, BM25 terms, schemas and the scan log.
 
-from fsnb.db.database import (
-    DatabaseDamaged,
-    DatabaseInUse,
-    DatabaseLocked,
-    Store,
-    default_db_path,
-)
+The DuckDB file they live in, and its errors, are `fsnb.db`'s (`Database`,
+`DatabaseLocked`, `DatabaseDamaged`, `DatabaseInUse`).
+"""
+
 from fsnb.index.index import Index
-from fsnb.index.pipeline import IndexReport
+from fsnb.index.report import IndexReport
 
-__all__ = [
-    "DatabaseDamaged",
-    "DatabaseInUse",
-    "DatabaseLocked",
-    "Index",
-    "IndexReport",
-    "Store",
-    "default_db_path",
-]
+__all__ = ["Index", "IndexReport"]

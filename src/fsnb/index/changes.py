@@ -21,7 +21,7 @@ from fsnb.index.writer import Entry, stale_parse
 from fsnb.security import Sandbox
 
 if TYPE_CHECKING:
-    from fsnb.index.pipeline import IndexReport
+    from fsnb.index.report import IndexReport
 
 #: Files larger than this (MB; `FSNB_MAX_INDEX_MB`) are indexed by their metadata only.
 MAX_INDEX_MB = 50.0

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fsnb.db.database import Store
+from fsnb.db.database import database
 from fsnb.security import shown
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def record(db: Db, run: dict[str, Any]) -> None:
         json.dumps(run.get("citations", [])), json.dumps(run.get("usage", {})),
         json.dumps(run.get("events", []), default=str), saved,
     ]  # fmt: skip
-    with Store(db).transaction() as con:
+    with database(db).write() as con:
         con.execute(
             "INSERT OR REPLACE INTO explorations (id, thread_id, parent_id, folder, question,"
             " answer, error, backend, model, started_at, finished_at, citations, usage, events,"
@@ -149,10 +149,10 @@ def _query(db: Db, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
     table."""
     import duckdb
 
-    store = Store(db)
+    store = database(db)
     if not store.path.exists():
         return []
-    with store.connect(read_only=True) as con:
+    with store.read() as con:
         try:
             return con.execute(sql, params).fetchall()
         except duckdb.CatalogException:  # written by an fsnb before schema version 7

@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from fsnb.db.database import DatabaseDamaged, Store
-from fsnb.db.guard import run_select
+from fsnb.db.database import Database, database
+from fsnb.db.errors import DatabaseDamaged
 from fsnb.documents import document_files
 from fsnb.index import bridge as fallback
 from fsnb.index import search
-from fsnb.index.pipeline import IndexReport, corpus_id, forget_folder, index_folder
+from fsnb.index.pipeline import corpus_id, forget_folder, index_folder
 from fsnb.index.query import indexing
+from fsnb.index.report import IndexReport
 from fsnb.index.vectors import embed_corpus
 from fsnb.security import Sandbox
 
@@ -46,15 +47,15 @@ class Index:
     >>> ix.search("retention bonus", folder="data/large_acquisition")
     """
 
-    def __init__(self, db: str | os.PathLike[str] | Store | None = None) -> None:
-        self.store = db if isinstance(db, Store) else Store(db)
+    def __init__(self, db: str | os.PathLike[str] | Database | None = None) -> None:
+        self.db = db if isinstance(db, Database) else database(db)
 
     def __repr__(self) -> str:
-        return f"Index({str(self.store.path)!r})"
+        return f"Index({str(self.db.path)!r})"
 
     @property
     def path(self) -> Path:
-        return self.store.path
+        return self.db.path
 
     def add_folder(
         self,
@@ -76,27 +77,27 @@ class Index:
         options = {"workers": workers, "max_mb": max_mb, "executor": executor}
         if rebuild:
             return self.rebuild(folder, progress=progress, **options)
-        return index_folder(self.store, folder, progress=progress, **options)
+        return index_folder(self.db, folder, progress=progress, **options)
 
     def rebuild(self, folder: str | os.PathLike[str], **options: Any) -> IndexReport:
         """Index a folder from scratch. A damaged index file is not deleted: it is moved
         aside (`<name>.damaged-YYYYmmdd-HHMMSS`, with its WAL; see `report.set_aside`) and
         a new one is built; other folders it held must then be indexed again."""
         try:
-            forget_folder(self.store, folder)
-            return index_folder(self.store, folder, **options)
+            forget_folder(self.db, folder)
+            return index_folder(self.db, folder, **options)
         except DatabaseDamaged:
-            moved = self.store.set_aside()
-        report = index_folder(self.store, folder, **options)
+            moved = self.db.set_aside()
+        report = index_folder(self.db, folder, **options)
         report.set_aside = str(moved) if moved else None
         return report
 
     def indexing(self, folder: str | os.PathLike[str]) -> str | None:
         """How an unfinished indexing of `folder` stands ('indexing in progress: 120 of 500
         documents committed', 'indexing interrupted: ...'); None when it finished or never ran."""
-        if not self.store.path.exists():
+        if not self.db.path.exists():
             return None
-        with self.store.connect(read_only=True) as con:
+        with self.db.read() as con:
             cid = corpus_id(con, str(Path(folder).expanduser().resolve()), create=False)
             return indexing(con, cid) if cid is not None else None
 
@@ -114,10 +115,10 @@ class Index:
         """Chunks ranked by BM25 (hybrid with vectors when `embedder` has them), filtered by
         metadata; when they do not answer the query, passages of files named like it."""
         hits = search.search(
-            self.store, folder, query, k=k, filter=filter, embedder=embedder, mode=mode
+            self.db, folder, query, k=k, filter=filter, embedder=embedder, mode=mode
         )  # type: ignore[arg-type]
         if bridge:
-            extra = fallback.bridge(self.store, folder, query, hits)
+            extra = fallback.bridge(self.db, folder, query, hits)
             if not extra.empty:
                 return pd.concat([hits, extra], ignore_index=True)
         return hits
@@ -126,7 +127,7 @@ class Index:
         self, pattern: str, folder: str | os.PathLike[str] = ".", *, k: int = 50
     ) -> pd.DataFrame:
         """Files of an indexed folder whose names match a glob or keywords."""
-        return fallback.find_files(self.store, folder, pattern, k=k)
+        return fallback.find_files(self.db, folder, pattern, k=k)
 
     def watch(
         self,
@@ -153,7 +154,7 @@ class Index:
             folder,
             reindex,
             settle_s=settle_s,
-            ignore=(self.store.path,),  # the index file, its WAL and set-aside copies
+            ignore=(self.db.path,),  # the index file, its WAL and set-aside copies
             on_reindex=on_reindex,
             catch_up=catch_up,
             on_notice=on_notice,
@@ -161,12 +162,12 @@ class Index:
 
     def embed(self, folder: str | os.PathLike[str], embedder: Any, *, progress: bool = True) -> int:
         """Store vectors for the folder's chunks that lack them (see `fsnb.index.vectors`)."""
-        return embed_corpus(self.store, folder, embedder, progress=progress)
+        return embed_corpus(self.db, folder, embedder, progress=progress)
 
     # -- DataFrames ------------------------------------------------------------------
 
     def _frame(self, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
-        with self.store.connect(read_only=True) as con:
+        with self.db.read() as con:
             return con.execute(sql, params or []).df()
 
     def _scope(self, folder: str | os.PathLike[str] | None, alias: str) -> tuple[str, list[Any]]:
@@ -198,20 +199,20 @@ class Index:
         from fsnb.fsindex.filesystem import indexed
 
         box = Sandbox(folder)
-        where = indexed(self.store, box.root)
-        return duplicates.find(self.store, box, ".", min_size, where).frame()
+        where = indexed(self.db, box.root)
+        return duplicates.find(self.db, box, ".", min_size, where).frame()
 
     def bookmarks(self, folder: str | os.PathLike[str] | None = None) -> pd.DataFrame:
         """The bookmarks of `folder` (None: of every folder): root, path, label, created_at."""
         from fsnb.fsindex import bookmarks
 
         root = None if folder is None else str(Path(folder).expanduser().resolve())
-        return bookmarks.frame(self.store, root)
+        return bookmarks.frame(self.db, root)
 
     def _corpus(self, folder: str | os.PathLike[str]) -> int:
         from fsnb.fsindex.filesystem import indexed
 
-        where = indexed(self.store, Path(folder).expanduser().resolve())
+        where = indexed(self.db, Path(folder).expanduser().resolve())
         if where is None:
             msg = f"{folder} is not indexed: run add_folder first"
             raise ValueError(msg)
@@ -222,7 +223,7 @@ class Index:
         under it), files, folders, top_extensions."""
         from fsnb.fsindex import filesystem
 
-        return filesystem.folders(self.store, self._corpus(folder))
+        return filesystem.folders(self.db, self._corpus(folder))
 
     def disk_usage(
         self, folder: str | os.PathLike[str], path: str = ".", depth: int = 1
@@ -231,7 +232,7 @@ class Index:
         type, size, files, folders, share (of the total under `path`)."""
         from fsnb.fsindex import filesystem
 
-        rows = filesystem.entries(self.store, self._corpus(folder), path.strip("/") or ".", depth)
+        rows = filesystem.entries(self.db, self._corpus(folder), path.strip("/") or ".", depth)
         frame = pd.DataFrame(rows, columns=["path", "type", "size", "files", "folders", "mtime_ns"])
         frame = frame.drop(columns="mtime_ns").sort_values(
             ["size", "path"], ascending=[False, True]
@@ -245,7 +246,7 @@ class Index:
         """The scan log of an indexed folder, oldest first."""
         from fsnb.fsindex import filesystem
 
-        return filesystem.scans(self.store, self._corpus(folder))
+        return filesystem.scans(self.db, self._corpus(folder))
 
     def documents(
         self, folder: str | os.PathLike[str] | None = None, *, deleted: bool = False
@@ -278,7 +279,7 @@ class Index:
 
     def status(self) -> pd.DataFrame:
         """Per corpus: documents, chunks, failures, the last scan and unfinished indexing."""
-        with self.store.connect(read_only=True) as con:
+        with self.db.read() as con:
             frame = con.execute(_STATUS_SQL).df()
             frame["indexing"] = [indexing(con, int(cid)) or "" for cid in frame.pop("id")]
         return frame
@@ -299,18 +300,16 @@ class Index:
         index, with the shared scratch schema first on the search path. `params` are
         bound to the query's `$name` (a mapping) or `?` (a sequence) parameters.
         """
-        return run_select(
-            self.store, query, folder=folder, limit=limit, timeout_s=timeout_s, params=params
-        )
+        return self.db.select(query, folder=folder, limit=limit, timeout_s=timeout_s, params=params)
 
     def is_current(self, folder: str | os.PathLike[str]) -> bool:
         """Whether every supported file of `folder` is indexed with its current size and mtime."""
-        if not self.store.path.exists():
+        if not self.db.path.exists():
             return False
         box = Sandbox(folder)
         stats = {box.relative(f): f.stat() for f in document_files(box)}
         disk = {path: (st.st_size, st.st_mtime_ns) for path, st in stats.items()}
-        with self.store.connect(read_only=True) as con:
+        with self.db.read() as con:
             rows = con.execute(
                 "SELECT path, size, mtime_ns FROM documents WHERE NOT deleted AND corpus_id ="
                 " (SELECT id FROM corpora WHERE root = ?)",

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import time
 from contextlib import suppress
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import partial
 from itertools import chain
@@ -30,13 +29,14 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from fsnb.db.database import corpus_id
+from fsnb.db.schema import corpus_id
 from fsnb.documents.batch import default_workers, parse_many
 from fsnb.documents.workers import parse_on, process_pool
 from fsnb.errors import EMPTY_FILE, ParseError
 from fsnb.index import changes, runs
 from fsnb.index.changes import FileRow, Known
-from fsnb.index.metadata import discover_schema
+from fsnb.index.field_schema import discover_schema
+from fsnb.index.report import IndexReport
 from fsnb.index.writer import Entry, cluster_terms, prepare, store_files, write
 from fsnb.security import Sandbox
 
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     import duckdb
 
-    from fsnb.db.database import Store
+    from fsnb.db.database import Database
     from fsnb.documents.model import Document
 
 #: A batch is committed when it holds this many documents or is this many seconds old
@@ -59,58 +59,8 @@ POOL_FROM = 8
 HEAVY = frozenset({".pdf", ".docx", ".pptx", ".xlsx", ".html", ".htm"})
 
 
-@dataclass
-class IndexReport:
-    """What one `add_folder` did."""
-
-    root: str
-    added: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    unchanged: int = 0
-    deleted: list[str] = field(default_factory=list)
-    failed: dict[str, str] = field(default_factory=dict)
-    skipped: int = 0
-    files: int = 0
-    duration_s: float = 0.0
-    #: Files indexed with a caveat (e.g. a name that is not valid UTF-8), and why.
-    warnings: dict[str, str] = field(default_factory=dict)
-    #: Where a damaged index file was moved by a rebuild.
-    set_aside: str | None = None
-    #: Rows of the file index written (new or changed files) and removed (gone or changed).
-    files_written: int = 0
-    files_removed: int = 0
-
-    def counts(self) -> dict[str, Any]:
-        return {
-            "added": len(self.added),
-            "updated": len(self.updated),
-            "unchanged": self.unchanged,
-            "deleted": len(self.deleted),
-            "failed": len(self.failed),
-            "skipped": self.skipped,
-            "files": self.files,
-            "duration_s": round(self.duration_s, 3),
-        }
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per changed, failed or warned-about file: path, change, reason."""
-        rows = [(p, "added", "") for p in self.added] + [(p, "updated", "") for p in self.updated]
-        rows += [(p, "deleted", "") for p in self.deleted]
-        rows += [(p, "failed", why) for p, why in self.failed.items()]
-        rows += [(p, "warning", why) for p, why in self.warnings.items()]
-        return pd.DataFrame(rows, columns=["path", "change", "reason"])
-
-    def __repr__(self) -> str:
-        parts = ", ".join(f"{k}={v}" for k, v in self.counts().items())
-        return f"IndexReport({self.root}: {parts})"
-
-    def _repr_html_(self) -> str:
-        summary = ", ".join(f"<b>{v}</b> {k}" for k, v in self.counts().items())
-        return f"<p>Indexed {self.root}: {summary}</p>" + self.to_frame().to_html(index=False)
-
-
 def index_folder(
-    store: Store,
+    store: Database,
     folder: str | Path,
     *,
     progress: bool = True,
@@ -132,7 +82,7 @@ def index_folder(
     cap = changes.max_index_bytes(max_mb)
     report = IndexReport(str(box.root))
     found = changes.scan(box, report)  # before the database opens: held only to write
-    with store.transaction() as con:
+    with store.write() as con:
         cid = corpus_id(con, report.root)
         run = runs.begin(con, cid)
         known = {
@@ -155,12 +105,12 @@ def index_folder(
             store, found, cid, run, known, cap, report, progress, (workers, executor)
         )
         report.duration_s = time.monotonic() - began
-        with store.transaction() as con:
+        with store.write() as con:
             _record(con, cid, run, report, touched, started_at, files)
     except BaseException as exc:
         state = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
         why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        with suppress(Exception), store.transaction() as con:
+        with suppress(Exception), store.write() as con:
             runs.update(con, run, state=state, error=why)
         raise
     if report.added or report.updated:
@@ -180,7 +130,7 @@ def _files(
 
 
 def _index(
-    store: Store,
+    store: Database,
     found: changes.Scan,
     cid: int,
     run: int,
@@ -199,7 +149,7 @@ def _index(
     if not (plan.parse or plan.problems):
         report.deleted = sorted(set(known) - on_disk.keys())
         return plan.touched, files
-    with store.transaction() as con:
+    with store.write() as con:
         report.files_written, report.files_removed = store_files(con, cid, *files)
         runs.update(con, run, state="running", total=len(plan.parse) + len(plan.problems))
 
@@ -268,7 +218,7 @@ class _Batches:
     never take more than about a tenth of the time)."""
 
     def __init__(
-        self, store: Store, cid: int, run: int, known: dict[str, Known], report: IndexReport
+        self, store: Database, cid: int, run: int, known: dict[str, Known], report: IndexReport
     ) -> None:
         self.store, self.cid, self.run, self.known, self.report = store, cid, run, known, report
         self.pending: list[Entry] = []
@@ -284,7 +234,7 @@ class _Batches:
     def flush(self) -> None:
         if self.pending:
             began = time.monotonic()
-            with self.store.transaction() as con:
+            with self.store.write() as con:
                 write(con, self.cid, self.pending)
                 runs.update(con, self.run, done=self.done + len(self.pending))
             self.every = max(COMMIT_S, 10 * (time.monotonic() - began))
@@ -351,10 +301,10 @@ def _record(
     runs.update(con, run, state="finished")
 
 
-def forget_folder(store: Store, folder: str | Path) -> None:
+def forget_folder(store: Database, folder: str | Path) -> None:
     """Drop what the index holds about `folder` (documents, chunks, terms, files, schema),
     so that the next `index_folder` indexes it from scratch."""
-    with store.transaction() as con:
+    with store.write() as con:
         cid = corpus_id(con, str(Sandbox(folder).root), create=False)
         if cid is None:
             return

@@ -19,15 +19,17 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from fsnb.db.database import SCHEMA_VERSION, Store, corpus_id, file_version
+from fsnb.db.database import Database
+from fsnb.db.schema import SCHEMA_VERSION, corpus_id
+from fsnb.db.version import file_version
 from fsnb.errors import FsnbError
 from fsnb.index import runs
 from fsnb.index.filters import compile_filter
 from fsnb.text.redact import mask_secrets
 from fsnb.text.words import STOPWORDS, stem, tokenize
 
-#: Where to search: a `Store`, or a connection already open on one (opening costs ~50 ms).
-Source = Store | duckdb.DuckDBPyConnection
+#: Where to search: a `Database`, or a connection already open on one (opening costs ~50 ms).
+Source = Database | duckdb.DuckDBPyConnection
 Folder = str | os.PathLike[str]
 COLUMNS = [
     "path", "title", "page", "position", "heading", "score",
@@ -83,16 +85,16 @@ def session(source: Source, folder: Folder) -> Iterator[tuple[duckdb.DuckDBPyCon
         return
     if not source.path.exists():
         raise NotIndexed(folder)
-    with source.connect(read_only=True) as con:
+    with source.read() as con:
         outdated = _outdated(con, source.path)
         if not outdated:
             with _versioned(con, source.path, folder, check=True) as cid:
                 yield con, cid
     if outdated:  # written by an older fsnb: the first write connection migrates it
-        with source.connect():
+        with source.write():
             pass
         with (
-            source.connect(read_only=True) as con,
+            source.read() as con,
             _versioned(con, source.path, folder, check=True) as cid,
         ):
             yield con, cid

@@ -43,7 +43,7 @@ from fsnb.text.words import tokenize
 if TYPE_CHECKING:
     import duckdb
 
-    from fsnb.db.database import Store
+    from fsnb.db.database import Database
 
 GEMINI_EMBEDDING_MODEL = "gemini-embedding-001"
 #: Characters of a chunk (heading and text) sent to an embedder.
@@ -195,7 +195,7 @@ def _exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
 
 
 def embed_corpus(
-    store: Store, folder: Folder, embedder: Embedder, *, batch: int = 64, progress: bool = False
+    store: Database, folder: Folder, embedder: Embedder, *, batch: int = 64, progress: bool = False
 ) -> int:
     """Embed the chunks of `folder` that have no vector from `embedder`; return how many.
 
@@ -205,7 +205,7 @@ def embed_corpus(
     table = table_for(embedder.dim)
     if not store.path.exists():
         raise NotIndexed(folder)
-    with store.transaction() as con:
+    with store.write() as con:
         cid = corpus_of(con, folder)
         con.execute(
             f"CREATE TABLE IF NOT EXISTS {table} (doc_id INTEGER NOT NULL, position INTEGER NOT"
@@ -232,7 +232,7 @@ def embed_corpus(
         frame = pd.DataFrame(
             {"doc_id": [d for d, _, _ in part], "position": [p for _, p, _ in part]}
         ).assign(model=embedder.name, vector=vectors)
-        with store.transaction() as con:
+        with store.write() as con:
             con.register("new_vectors", frame)
             con.execute(
                 f"INSERT INTO {table} SELECT doc_id, position, model,"

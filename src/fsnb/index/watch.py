@@ -25,7 +25,7 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from fsnb.index.pipeline import IndexReport
+from fsnb.index.report import IndexReport
 from fsnb.security import EXCLUDED_DIRS, IGNORE_FILE, Sandbox, Sensitivity, classify
 
 #: Event types that change a folder (opening and reading a file do not).

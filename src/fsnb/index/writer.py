@@ -22,7 +22,7 @@ from fsnb.text.words import tokenize
 if TYPE_CHECKING:
     import duckdb
 
-    from fsnb.db.database import Store
+    from fsnb.db.database import Database
     from fsnb.documents import Document
 
 DOCUMENT_COLUMNS = [
@@ -166,7 +166,7 @@ CLUSTER_TAIL_ROWS = 200_000
 
 
 def cluster_terms(
-    store: Store, *, min_tail_rows: int = CLUSTER_TAIL_ROWS, force: bool = False
+    store: Database, *, min_tail_rows: int = CLUSTER_TAIL_ROWS, force: bool = False
 ) -> bool:
     """Rewrite `terms` sorted by term once enough rows were appended since the last time.
 
@@ -177,7 +177,7 @@ def cluster_terms(
 
     (Schema migration 2 dropped the ART index on `terms(term)` in favour of this.)
     """
-    with store.transaction() as con:
+    with store.write() as con:
         last = con.execute("SELECT coalesce(max(max_doc_id), -1) FROM terms_layout").fetchone()[0]
         tail = con.execute("SELECT count(*) FROM terms WHERE doc_id > ?", [last]).fetchone()[0]
         if not force and tail < min_tail_rows:
@@ -191,8 +191,7 @@ def cluster_terms(
             "INSERT INTO terms_layout (max_doc_id, term_rows) SELECT"
             " (SELECT coalesce(max(id), 0) FROM documents), (SELECT count(*) FROM terms)"
         )
-    with store.connect() as con:
-        con.execute("CHECKPOINT")
+    store.checkpoint()
     return True
 
 

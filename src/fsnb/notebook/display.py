@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from fsnb.agent.answer_html import answer_html, inert_markdown
 from fsnb.agent.result import SECRETS_NOTE
 from fsnb.agent.trace import trace_rows
+from fsnb.text.markup import html_root
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -174,7 +175,7 @@ class Rendering:
                 table = _html_table(TRACE_COLUMNS, trace)
                 parts.append(f"<details><summary>Trace</summary>{table}</details>")
             parts.append(f"<p><i>{html.escape(summary_line(self.result))}</i></p>")
-        return f"<div class='fsnb-result'>{''.join(parts)}</div>"
+        return html_root("".join(parts), "fsnb-result")
 
     def bundle(self) -> dict[str, str]:
         return {
@@ -250,8 +251,8 @@ def tab_page(
     """A page of the index's documents of `folder`, the scratchpad's tables, or one table
     (sorted by its column `sort` when given; the reply adds `offset`, `sort` and
     `descending`)."""
-    from fsnb.db.scratchpad import Scratchpad
-    from fsnb.index import Index, default_db_path
+    from fsnb.db import Scratchpad, default_db_path
+    from fsnb.index import Index
 
     page, size = max(page, 0), min(max(size, 1), 500)
     path = Path(db) if db else default_db_path()

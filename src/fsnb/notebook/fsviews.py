@@ -14,8 +14,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from fsnb.protocol.outcome import ToolOutcome, as_data, from_data
+from fsnb.text.markup import NO_MATH
 from fsnb.tools import TOOLS
-from fsnb.tools.files import human_size
+from fsnb.tools.formats import human_size
 from fsnb.tools.payloads import DiskUsage, Tree, TreeEntry, UsageEntry
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ class TreeView:
         summary = f"{t.folders} folders, {t.files} files, {_size(t.size)} total{_source(t.source)}"
         cut = f"<div><i>cut at {len(self.entries)} entries</i></div>" if self.cut else ""
         return (
-            f"<div class='fsnb-tree' style='{_BOX}'>"
+            f"<div class='fsnb-tree {NO_MATH}' style='{_BOX}'>"
             f"<div><b>{html.escape(self.path)}/</b></div>{items('')}{cut}"
             f"<div style='opacity:.7'>{html.escape(summary)}</div></div>"
         )
@@ -169,7 +170,7 @@ class DiskUsageView:
         )
         body = "".join(rows) or "<tr><td><i>nothing here</i></td></tr>"
         return (
-            f"<div class='fsnb-du' style='{_BOX}'><div><b>{title}</b></div>"
+            f"<div class='fsnb-du {NO_MATH}' style='{_BOX}'><div><b>{title}</b></div>"
             f"<table style='border-collapse:collapse;width:100%'>{body}</table></div>"
         )
 

@@ -29,7 +29,16 @@ from traitlets import Bool, Bunch, Float, Int, TraitError, Unicode, validate
 from traitlets.config import Config, Configurable
 
 from fsnb.errors import one_line
+from fsnb.notebook.commands import (
+    fixable,
+    index_folder,
+    interrupted_line,
+    run_sql,
+    show,
+    usage_error,
+)
 from fsnb.notebook.display import folder_label
+from fsnb.notebook.pending import Waiter
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -40,7 +49,7 @@ if TYPE_CHECKING:
     from fsnb.llm import LLM
     from fsnb.notebook.widget import ExplorePanel
 
-#: How long an interrupted `%%explore --wait` waits for its run to end.
+#: How long an interrupted `%%explore` waits for its run to end.
 CANCEL_WAIT_S = 10.0
 #: `-f/--format`: how the answer is printed instead of the panel.
 FORMATS = ("markdown", "json", "text")
@@ -55,19 +64,6 @@ def question_from(text: str, shell: Any) -> str:
 
     lines = [line for line in text.splitlines() if not line.lstrip().startswith("# NBVAL_")]
     return expand(shell, "\n".join(lines).strip())
-
-
-def _fixable() -> tuple[type[Exception], ...]:
-    """Errors a user can act on: bad paths, a locked or open database, bad values."""
-    import duckdb
-
-    from fsnb.errors import FsnbError
-
-    return (FsnbError, OSError, ValueError, duckdb.Error)
-
-
-def _usage_error(exc: BaseException) -> UsageError:
-    return UsageError(one_line(exc, 500) or type(exc).__name__)
 
 
 def _parse(magic: Any, line: str) -> argparse.Namespace | None:
@@ -169,6 +165,7 @@ class ExploreMagics(Magics, Configurable):
         others = [c for c in shell.configurables if type(c).__name__ != type(self).__name__]
         shell.configurables[:] = [*others, self]  # %reload_ext must not leave a stale copy
         self.panel: ExplorePanel | None = None  # the latest %explore's panel
+        self.waiter = Waiter()  # background runs, waited for by the cells that use them
 
     def _load_shell_config(self, config: Config) -> None:
         """The shell's `%config ExploreMagics.<trait>` values, one by one: the shell keeps
@@ -204,7 +201,13 @@ class ExploreMagics(Magics, Configurable):
     @argument("--max-steps", type=int, default=None, help="step budget")
     @argument("--timeout", type=float, default=None, help="wall-clock budget in seconds")
     @argument("--db", default=None, help="index file")
-    @argument("--wait", action="store_true", help="block until the answer is there")
+    @argument(
+        "--background",
+        action="store_true",
+        help="return at once and run in the background; a later cell that uses the result"
+        " (_explore, -o VAR, -c) waits for it",
+    )
+    @argument("--wait", action="store_true", help=argparse.SUPPRESS)  # the default now
     @argument(
         "-c",
         "--continue",
@@ -228,9 +231,11 @@ class ExploreMagics(Magics, Configurable):
         Cell form: `%%explore FOLDER [options]` with the question as the cell body.
         Line form: `%explore FOLDER question words... [options]`. `$name` and `{expression}`
         take Python values, as in IPython's `!` lines (`$$` and `{{ }}` stay literal).
-        The run goes on in the background unless `--wait` or `-f`; `_explore` (and
-        `-o VAR`) receive the ExplorationResult when it ends. `--continue` (`-c`) asks a
-        follow-up of `_explore`, in its folder (then FOLDER is left out).
+        The cell shows the run live and ends with it, so `_explore` (and `-o VAR`) hold
+        the ExplorationResult in the next cell, in "Run All" and papermill too. With
+        `--background` it returns at once; a later cell that uses the result waits for it.
+        `--continue` (`-c`) asks a follow-up of `_explore`, in its folder (then FOLDER is
+        left out).
         """
         args = _parse(self.explore, line)
         if args is None:  # -h: the help was printed
@@ -311,8 +316,8 @@ class ExploreMagics(Magics, Configurable):
             return None
         try:
             return connect(args.db or self.db or None, origin="%explore_connection")
-        except _fixable() as exc:
-            raise _usage_error(exc) from None
+        except fixable() as exc:
+            raise usage_error(exc) from None
 
     @line_magic
     @magic_arguments()
@@ -351,8 +356,8 @@ class ExploreMagics(Magics, Configurable):
         ctx = ToolContext(_folder(args.folder, self.shell), args.db or self.db or None)
         try:
             found = folder_map(ctx)
-        except _fixable() as exc:
-            raise _usage_error(exc) from None
+        except fixable() as exc:
+            raise usage_error(exc) from None
         if out:
             self._ns[out] = found
         return found
@@ -364,10 +369,10 @@ class ExploreMagics(Magics, Configurable):
         return self.shell.user_ns
 
     def _run(self, args: argparse.Namespace, question: str) -> ExplorePanel | None:
-        """Start the run in a panel. In the background the panel is the cell's value (shown
-        with its static record). With `--wait` the panel shows at once and the cell blocks
-        until the run ends, then shows the record; an interrupt cancels the run, binds what
-        it found and says so in one line."""
+        """Run in a panel: it shows at once and the cell blocks until the run ends, then
+        shows the record; an interrupt cancels the run, binds what it found and says so in
+        one line. With `--background` the panel is the cell's value (shown with its static
+        record) and later cells that use the result wait for it (`fsnb.notebook.pending`)."""
         from fsnb.notebook.kernel_thread import noting_interrupts
         from fsnb.notebook.widget import ExplorePanel
 
@@ -381,7 +386,8 @@ class ExploreMagics(Magics, Configurable):
             on_done=lambda result: self._bind(result, out),
             after=after,
         )
-        if not args.wait:
+        if args.background and not args.wait:
+            self.waiter.add(panel, out)
             return panel
         with noting_interrupts() as interrupted:
             panel.display_view()
@@ -390,7 +396,7 @@ class ExploreMagics(Magics, Configurable):
                 panel.cancel()
                 interrupted.clear()  # a second interrupt stops waiting for the cancel
                 result = panel.wait(CANCEL_WAIT_S, until=interrupted)
-                print(_interrupted_line(result, out))
+                print(interrupted_line(result, out))
         panel.display_record()
         return None
 
@@ -411,9 +417,9 @@ class ExploreMagics(Magics, Configurable):
         result = run.result(0)
         if result is not None:
             self._bind(result, out)
-            print(formatted(result, args.format))
+            show(result, args.format)
         if interrupted.is_set():
-            print(_interrupted_line(result, out), file=sys.stderr)
+            print(interrupted_line(result, out), file=sys.stderr)
 
     def _bind(self, result: ExplorationResult, out: str | None) -> None:
         """Give the result to `_explore` and to the `-o` variable."""
@@ -430,6 +436,7 @@ class ExploreMagics(Magics, Configurable):
 
         after = None
         if args.follow_up:
+            self.waiter.settle()  # a background run's result is what this follows up
             after = self._ns.get("_explore")
             if not isinstance(after, ExplorationResult):
                 msg = "nothing to continue: --continue follows up _explore, set by %%explore"
@@ -475,16 +482,16 @@ class ExploreMagics(Magics, Configurable):
 
         try:
             backend = spec.backend()
-        except _fixable() as exc:
-            raise _usage_error(exc) from None
+        except fixable() as exc:
+            raise usage_error(exc) from None
         try:
             return spec.explorer(observers=recording(spec.db), backend=backend)
         except MissingKey as exc:
             variables = registry.key_variables(backend.name)
             hint = f" (in a notebook: %env {variables[0]}=...)" if variables else ""
             raise UsageError(one_line(exc) + hint) from None
-        except _fixable() as exc:
-            raise _usage_error(exc) from None
+        except fixable() as exc:
+            raise usage_error(exc) from None
 
     def _held_llm(self, name: str) -> LLM | None:
         """The LLM object held in the variable `name`, if it names one and no backend."""
@@ -504,88 +511,12 @@ def _holds_llm(namespace: Mapping[str, Any], name: str) -> bool:
     return name.isidentifier() and hasattr(namespace.get(name), "next_action")
 
 
-def formatted(result: ExplorationResult, form: str) -> str:
-    """A result as `-f` prints it: markdown (the question, the answer, its sources and a
-    summary), json (`ExplorationResult.to_json`), or text (the answer and its sources)."""
-    if form == "json":
-        return result.to_json(indent=2)
-    if form == "markdown":
-        return result._repr_markdown_()
-    error = f"Error: {result.error}" if result.error else ""
-    return "\n\n".join(part for part in (result.answer_with_sources(), error) if part)
-
-
-def _interrupted_line(result: Any, out: str | None) -> str:
-    """The one line an interrupted `%%explore --wait` prints."""
-    if result is None:
-        return "Interrupted: the exploration is being cancelled in the background."
-    read = len(result.documents_read)
-    return (
-        f"Interrupted: the exploration was cancelled after {len(result.steps())} steps "
-        f"({read} document{'s' if read != 1 else ''} read); "
-        f"{out or '_explore'} holds what it found."
-    )
-
-
-def index_folder(folder: str, db: str | None = None) -> pd.DataFrame | None:
-    """Index `folder` with a progress bar; print a one-line summary; return what changed.
-
-    Interrupted, it keeps the batches already committed, says how far it got and returns
-    None (running it again goes on from there)."""
-    from fsnb.index import Index
-
-    index = Index(db)
-    try:
-        report = index.add_folder(folder, progress=True)
-    except _fixable() as exc:
-        raise _usage_error(exc) from None
-    except KeyboardInterrupt:
-        try:
-            where = index.indexing(folder) or "indexing interrupted"
-        except _fixable():  # the file is busy: say so without the count
-            where = "indexing interrupted"
-        print(f"Interrupted: {where}; %explore_index {folder_label(folder)} goes on from there")
-        return None
-    counts = report.counts()
-    names = ("added", "updated", "unchanged", "deleted", "failed", "skipped")
-    print(f"Indexed {folder_label(folder)}: " + ", ".join(f"{counts[k]} {k}" for k in names))
-    frame = report.to_frame()
-    frame.attrs["counts"] = counts
-    return frame
-
-
-def run_sql(
-    query: str,
-    db: str | None = None,
-    folder: str | None = None,
-    namespace: Mapping[str, Any] | None = None,
-) -> pd.DataFrame:
-    """One guarded SELECT over the index (`Index.sql`), confined to `folder` when given;
-    with a `namespace`, each `:name` is bound to that variable's value."""
-    from fsnb.index import Index
-    from fsnb.notebook.sql_text import bind
-
-    if not query.strip():
-        msg = "no SQL: write the query after %explore_sql, or in the cell below %%explore_sql"
-        raise UsageError(msg)
-    index = Index(db)
-    if not index.path.is_file():
-        msg = f"no index at {index.path} yet: run %explore_index FOLDER first"
-        raise UsageError(msg)
-    params: dict[str, Any] = {}
-    if namespace is not None:
-        try:
-            query, params = bind(query, namespace)
-        except KeyError as exc:
-            name = exc.args[0]
-            msg = f"no variable {name!r} to bind to :{name} (write :: for a cast)"
-            raise UsageError(msg) from None
-    try:
-        return index.sql(query, folder, params=params or None)
-    except _fixable() as exc:
-        raise _usage_error(exc) from None
-
-
 def load_ipython_extension(ipython: Any) -> None:
-    """Register the magics (`%load_ext fsnb`)."""
-    ipython.register_magics(ExploreMagics(ipython))
+    """Register the magics (`%load_ext fsnb`), and the hook by which a cell waits for a
+    background run whose result it uses."""
+    magics = ExploreMagics(ipython)
+    ipython.register_magics(magics)
+    for hook in list(ipython.events.callbacks["pre_run_cell"]):
+        if type(getattr(hook, "__self__", None)).__name__ == "Waiter":  # %reload_ext
+            ipython.events.unregister("pre_run_cell", hook)
+    ipython.events.register("pre_run_cell", magics.waiter.before_cell)

@@ -349,8 +349,8 @@ class ExplorePanel(anywidget.AnyWidget):
         if self._explorer is not None and self._explorer.stopping:
             return None
         kernel_thread.post(lambda: self._show_question(question))
-        try:
-            answer = self._answers.get(timeout=self._ask_timeout_s)
+        try:  # no longer than the run has left
+            answer = self._answers.get(timeout=self._explorer.time_left(self._ask_timeout_s))
         except queue.Empty:
             answer = None
         kernel_thread.post(lambda: self._show_question(""))

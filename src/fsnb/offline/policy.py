@@ -39,7 +39,7 @@ from fsnb.offline.table_questions import table_step
 from fsnb.offline.tuning import Tuning
 from fsnb.protocol import Action, Conversation, Documents, LLMError, Notify, Reply
 from fsnb.text.segments import Span
-from fsnb.tools.files import PAGE_CHARS
+from fsnb.tools.reading import PAGE_CHARS
 
 #: Corpora kept at most (one per run and question).
 _KEEP = 8

@@ -12,8 +12,8 @@ from typing import Any
 from fsnb.documents import Document
 from fsnb.protocol import Conversation, Turn
 from fsnb.tools import TOOLS
-from fsnb.tools.files import PAGE_CHARS
 from fsnb.tools.payloads import Hits, PageRead
+from fsnb.tools.reading import PAGE_CHARS
 
 
 @dataclass

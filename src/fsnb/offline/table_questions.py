@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from fsnb.db.scratchpad import sanitize
+from fsnb.db.sql import ident, literal
 from fsnb.offline.corpus import Corpus
 from fsnb.offline.ranking import QUESTION_WORDS, path_words
 from fsnb.offline.statements import table_cells
@@ -310,11 +311,12 @@ class Plan:
         for column in self.texts:
             for word in self.words:
                 alternatives = "|".join(sorted({re.escape(word), re.escape(stem(word))}))
-                pattern = _text(rf"\b(?:{alternatives})")
+                pattern = literal(rf"\b(?:{alternatives})")
                 parts.append(
-                    f"SELECT {_text(column)} AS col, {_text(word)} AS word, {_q(column)} AS value, "
-                    f"COUNT(*) AS n FROM {_q(self.table)} "
-                    f"WHERE regexp_matches(lower({_q(column)}), {pattern}) "
+                    f"SELECT {literal(column)} AS col, {literal(word)} AS word, "
+                    f"{ident(column)} AS value, "
+                    f"COUNT(*) AS n FROM {ident(self.table)} "
+                    f"WHERE regexp_matches(lower({ident(column)}), {pattern}) "
                     f"GROUP BY ALL"
                 )
         return " UNION ALL ".join(parts) + " ORDER BY n DESC, value LIMIT 50"
@@ -339,35 +341,38 @@ class Plan:
 
     def where(self) -> str:
         tests = [
-            f"{_q(column)} IN ({', '.join(map(_text, values))})" for column, values in self.values
+            f"{ident(column)} IN ({', '.join(map(literal, values))})"
+            for column, values in self.values
         ]
         if self.date and self.ask.months:
-            tests.append(f"month({_q(self.date)}) IN ({', '.join(map(str, self.ask.months))})")
+            tests.append(f"month({ident(self.date)}) IN ({', '.join(map(str, self.ask.months))})")
         if self.date and self.ask.years:
-            tests.append(f"year({_q(self.date)}) IN ({', '.join(map(str, self.ask.years))})")
+            tests.append(f"year({ident(self.date)}) IN ({', '.join(map(str, self.ask.years))})")
         label = next((c for c, k in self.columns.items() if k.startswith("VARCHAR")), None)
         if label is not None and self.ask.func in ("max", "min"):  # not the largest item
-            tests.append(f"NOT coalesce(regexp_matches({_q(label)}, {_text(_SUMMARY)}), false)")
+            summary = f"regexp_matches({ident(label)}, {literal(_SUMMARY)})"
+            tests.append(f"NOT coalesce({summary}, false)")
         return f" WHERE {' AND '.join(tests)}" if tests else ""
 
     def aggregate_sql(self) -> str:
-        func, measure, source = self.ask.func, self.measure, f"{_q(self.table)}{self.where()}"
+        func, measure, source = self.ask.func, self.measure, f"{ident(self.table)}{self.where()}"
         if func == "count" or measure is None:
             return f"SELECT COUNT(*) AS row_count FROM {source}"
         if func in ("max", "min"):
             order = "DESC" if func == "max" else "ASC"
-            return f"SELECT * FROM {source} ORDER BY {_q(measure)} {order} LIMIT 1"
+            return f"SELECT * FROM {source} ORDER BY {ident(measure)} {order} LIMIT 1"
         name = {"sum": "total", "avg": "average"}[func]
         return (
-            f"SELECT {func.upper()}({_q(measure)}) AS {name}, COUNT(*) AS row_count FROM {source}"
+            f"SELECT {func.upper()}({ident(measure)}) AS {name}, COUNT(*) AS row_count"
+            f" FROM {source}"
         )
 
     def rows_sql(self) -> str:
         """The rows that went in, the first of each document first, so a short list still
         cites every document."""
-        order = _q(self.date) if self.date else "source_row"
+        order = ident(self.date) if self.date else "source_row"
         return (
-            f"SELECT * FROM {_q(self.table)}{self.where()} ORDER BY row_number() OVER "
+            f"SELECT * FROM {ident(self.table)}{self.where()} ORDER BY row_number() OVER "
             f"(PARTITION BY source_file ORDER BY {order}, source_row), {order}, source_file "
             f"LIMIT {LISTED}"
         )
@@ -388,14 +393,6 @@ def _count(plan: Plan, figures: list[dict[str, Any]]) -> int:
     if plan.ask.func in ("max", "min"):
         return len(figures)  # the extreme row itself, when the filter left any
     return int(figures[0].get("row_count") or 0)
-
-
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _text(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
 
 
 # -- the answer ----------------------------------------------------------------------------

@@ -219,7 +219,7 @@ export default {
     const body = h("div", { class: "fsnb-tab-body" });
     // A follow-up's earlier questions and answers, oldest first, folded above the question.
     const thread = h("details", { class: "fsnb-thread", "data-testid": "fsnb-thread" });
-    const panel = h("div", { class: "fsnb-panel", "data-testid": "fsnb-panel" },
+    const panel = h("div", { class: "fsnb-panel tex2jax_ignore mathjax_ignore", "data-testid": "fsnb-panel" },
       thread, header, ask, error, h("section", { class: "fsnb-answer-wrap" }, answer, box, sources), usage, tabs, body);
     el.replaceChildren(panel);
 

@@ -10,17 +10,15 @@ from fsnb.tools.bookmarks import bookmark
 from fsnb.tools.cleanup import find_duplicates
 from fsnb.tools.compare import compare_files
 from fsnb.tools.context import ToolContext
+from fsnb.tools.describe import file_info
 from fsnb.tools.extraction import EXTRACTION_TOOLS, extract_rows, extract_tables, load_table
-from fsnb.tools.files import glob, grep, parse_file, preview_file, read, scan_folder
+from fsnb.tools.finder import find_files
 from fsnb.tools.indexed import INDEX_TOOLS, get_document, list_indexed_documents, semantic_search
-from fsnb.tools.navigator import (
-    NAVIGATOR_TOOLS,
-    browse_directory,
-    file_info,
-    find_files,
-    tree,
-)
+from fsnb.tools.matching import glob, grep
+from fsnb.tools.navigator import browse_directory, tree
+from fsnb.tools.reading import parse_file, preview_file, read
 from fsnb.tools.registry import Registry, Tool, tool
+from fsnb.tools.scanning import scan_folder
 from fsnb.tools.scratch import (
     SCRATCH_TOOLS,
     create_table,
@@ -33,7 +31,10 @@ from fsnb.tools.space import disk_usage, recent_files
 
 FILE_TOOLS = [scan_folder, preview_file, parse_file, read, grep, glob]
 NAVIGATOR_TOOLS = [
-    *NAVIGATOR_TOOLS,
+    browse_directory,
+    tree,
+    file_info,
+    find_files,
     disk_usage,
     recent_files,
     find_duplicates,

@@ -30,7 +30,7 @@ def bookmark(
     if action not in ("add", "remove", "list"):
         msg = f"unknown action {action!r}: use one of add, remove, list"
         raise ValueError(msg)
-    box, store, root = ctx.sandbox, ctx.store, ctx.root
+    box, store, root = ctx.sandbox, ctx.db, ctx.root
     if action != "list":
         if not path:
             msg = f"bookmark {action} needs a path"
@@ -68,7 +68,7 @@ def _rows(ctx: ToolContext) -> Bookmarks:
                 f"{b.created_at:%Y-%m-%d %H:%M}",
                 (root / b.path).exists(),
             )
-            for b in bookmarks.listing(ctx.store, ctx.root)
+            for b in bookmarks.listing(ctx.db, ctx.root)
         )
     )
 

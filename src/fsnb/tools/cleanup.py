@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from fsnb.fsindex import duplicates
-from fsnb.fsindex.filesystem import indexed
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import shown
 from fsnb.tools.context import ToolContext
-from fsnb.tools.files import human_size
+from fsnb.tools.formats import human_size
 from fsnb.tools.payloads import DuplicateGroup, Duplicates, Unreadable
 from fsnb.tools.registry import tool
 
@@ -33,12 +31,10 @@ def find_duplicates(
     if min_size < 0:
         msg = "min_size must be >= 0 (bytes)"
         raise ValueError(msg)
-    box = ctx.sandbox
+    box, files = ctx.sandbox, ctx.files
     base = box.relative(box.existing(path, "folder"))
-    where = indexed(ctx.store, ctx.root)
-    found = duplicates.find(ctx.store, box, base, min_size, where, check=ctx.check)
-    source = "index" if where else "walk"
-    about = where.source() if where else "from a walk"
+    found = files.duplicates(base, min_size, ctx.check)
+    about = files.source
     copies = sum(len(g.paths) - 1 for g in found.groups)
     if found.groups:
         lines = [
@@ -67,7 +63,7 @@ def find_duplicates(
     payload = Duplicates(
         tuple(DuplicateGroup(g.size, g.sha256, tuple(map(shown, g.paths))) for g in found.groups),
         found.wasted,
-        source,
+        files.kind,
         found.hashed,
         tuple(Unreadable(shown(rel), why) for rel, why in found.unreadable),
     )

@@ -14,7 +14,7 @@ from fsnb.fsindex.duplicates import file_sha256
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import open_file, shown
 from fsnb.tools.context import ToolContext
-from fsnb.tools.files import human_size
+from fsnb.tools.formats import human_size
 from fsnb.tools.payloads import Comparison
 from fsnb.tools.registry import tool
 

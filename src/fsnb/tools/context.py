@@ -1,7 +1,7 @@
 """What a tool works in: the folder's sandbox, the index database and the folder's scratchpad.
 
 One `ToolContext` is built per exploration and handed to every tool call as `ctx=`, so no
-call rebuilds a `Sandbox`, a `Store` or a `Scratchpad` from bare strings. Each is made on
+call rebuilds a `Sandbox`, a `Database` or a `Scratchpad` from bare strings. Each is made on
 first use: a context for a path that is not a folder fails only when a tool reads it.
 """
 
@@ -12,19 +12,22 @@ import os
 import threading
 import time
 
-from fsnb.db.database import Store
+from fsnb.db.database import Database, database
 from fsnb.db.scratchpad import Scratchpad
 from fsnb.errors import Cancelled
 from fsnb.llm.masked import masked
 from fsnb.protocol import LLM
 from fsnb.protocol.usage import Tokens
 from fsnb.security import Sandbox
+from fsnb.tools.catalog import FileCatalog
+from fsnb.tools.index_catalog import choose
 
 
 class ToolContext:
-    """The folder being explored (a path or its `Sandbox`), the index database (None: the
-    default one) and the run's LLM (None: tools that need one refuse), behind the secret
-    mask unless `reveal_secrets` (`fsnb.llm.masked`): a tool reaches a model no other way."""
+    """The folder being explored (a path or its `Sandbox`), the index database (`db=` its
+    path, None: the default one; `ctx.db` is its `Database`) and the run's LLM (None: tools
+    that need one refuse), behind the secret mask unless `reveal_secrets`
+    (`fsnb.llm.masked`): a tool reaches a model no other way."""
 
     #: The run's deadline (`time.monotonic()`) and cancel flag, set by the loop; `check`
     #: reads them (None: no limit).
@@ -40,7 +43,8 @@ class ToolContext:
         reveal_secrets: bool = False,
     ) -> None:
         self._root = root
-        self.db = os.fspath(db) if db else None
+        #: The index file as given (None: the default one); `db` is its `Database`.
+        self.db_path = os.fspath(db) if db else None
         self.llm = None if llm is None else masked(llm, reveal=reveal_secrets)
         #: The tokens of each LLM call made by a tool, until the run takes them into its
         #: usage (`take_spent`).
@@ -69,7 +73,7 @@ class ToolContext:
 
     def __repr__(self) -> str:
         root = self._root.root if isinstance(self._root, Sandbox) else self._root
-        return f"ToolContext({os.fspath(root)!r}, db={self.db!r})"
+        return f"ToolContext({os.fspath(root)!r}, db={self.db_path!r})"
 
     @functools.cached_property
     def sandbox(self) -> Sandbox:
@@ -82,14 +86,20 @@ class ToolContext:
         return str(self.sandbox.root)
 
     @functools.cached_property
-    def store(self) -> Store:
+    def db(self) -> Database:
         """The index database."""
-        return Store(self.db)
+        return database(self.db_path)
 
     @functools.cached_property
     def scratchpad(self) -> Scratchpad:
         """The folder's own scratchpad tables, in the index database."""
-        return Scratchpad(self.store, folder=self.root)
+        return Scratchpad(self.db, folder=self.root)
+
+    @functools.cached_property
+    def files(self) -> FileCatalog:
+        """The folder's files as the navigator tools read them, chosen on first use and
+        kept: the index when it holds the folder, else one walk of it (`fsnb.tools.catalog`)."""
+        return choose(self.sandbox, self.db)
 
 
 __all__ = ["ToolContext"]

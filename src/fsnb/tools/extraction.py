@@ -20,7 +20,7 @@ from fsnb.extract import load, rows
 from fsnb.extract.tables import ExtractedTable
 from fsnb.protocol.outcome import ToolOutcome, from_data
 from fsnb.tools.context import ToolContext
-from fsnb.tools.files import paths_argument
+from fsnb.tools.matching import paths_argument
 from fsnb.tools.payloads import (
     Extracted,
     Loaded,
@@ -124,14 +124,14 @@ def load_table(
     """
     paths = paths_argument(ctx.sandbox, path)
     if len(paths) == 1:
-        report = load.load_table(ctx.store, ctx.sandbox, paths[0], table, name)
+        report = load.load_table(ctx.db, ctx.sandbox, paths[0], table, name)
         loaded = from_data(Loaded, dataclasses.asdict(report) | {"read": [report.source_file]})
         return ToolOutcome(report.summary(), payload=loaded)
     reports, failed = [], []
     for source in paths:
         ctx.check()  # between documents: a cancelled or timed-out run stops here
         try:
-            reports.append(load.load_table(ctx.store, ctx.sandbox, source, table, name))
+            reports.append(load.load_table(ctx.db, ctx.sandbox, source, table, name))
         except (FsnbError, OSError) as exc:
             failed.append(LoadFailure(source, one_line(exc, 200)))
     lines = [f"- {r.source_file}: {_loaded(r)}" for r in reports]

@@ -27,8 +27,8 @@ from fsnb.index.search import search
 from fsnb.index.vectors import EmbeddingError, stored_embedder
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.tools.context import ToolContext
-from fsnb.tools.files import PAGE_CHARS, page_marks, page_outcome, page_window, with_page_marks
 from fsnb.tools.payloads import Hit, Hits, PageRead
+from fsnb.tools.reading import PAGE_CHARS, page_marks, page_outcome, page_window, with_page_marks
 from fsnb.tools.registry import tool
 
 #: Documents `list_indexed_documents` lists before it stops.
@@ -41,7 +41,7 @@ MAX_QUERY_CHARS = 1_000
 def _indexed(ctx: ToolContext) -> Iterator[tuple[duckdb.DuckDBPyConnection, int]]:
     """The folder's index session; "not indexed" said without the folder's absolute path."""
     try:
-        with session(ctx.store, ctx.root) as (con, cid):
+        with session(ctx.db, ctx.root) as (con, cid):
             yield con, cid
     except IndexingInProgress as exc:
         msg = f"this folder is not searchable yet ({exc.progress}); read files directly meanwhile"

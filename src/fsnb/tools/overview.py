@@ -1,8 +1,9 @@
 """The folder map: a compact overview of a folder for the agent's opening message.
 
 Totals, the top folders, the file types present, and the largest and newest files, read
-from the index when the folder is indexed and from one walk (`fsnb.fsindex.walk.list_files`)
-when not. Files the sensitive-file policy blocks or skips are never counted nor named.
+from `ToolContext.files`: the index when it holds the folder, else one walk (the same walk
+the tools read next). Files the sensitive-file policy blocks or skips are never counted
+nor named.
 """
 
 from __future__ import annotations
@@ -14,12 +15,11 @@ import duckdb
 import pandas as pd
 
 from fsnb.db.database import DatabaseDamaged, DatabaseLocked
-from fsnb.fsindex.filesystem import files_under, indexed
-from fsnb.fsindex.walk import list_files, suffix
+from fsnb.fsindex.walk import suffix
 from fsnb.security import shown
+from fsnb.text.markup import html_root
 from fsnb.tools.context import ToolContext
-from fsnb.tools.files import human_size
-from fsnb.tools.navigator import when
+from fsnb.tools.formats import human_size, when
 
 #: Rows each part of the map keeps.
 TOP = 5
@@ -91,7 +91,7 @@ class FolderMap:
 
     def _repr_html_(self) -> str:
         head = html.escape(self.text().split("\n", 1)[0])
-        parts = [f"<div class='fsnb-folder-map'><p><b>{head}</b></p>"]
+        parts = [f"<p><b>{head}</b></p>"]
         for title, frame in (
             ("Top folders", self.top_folders),
             ("Types", self.types.head(TOP * 2)),
@@ -101,7 +101,7 @@ class FolderMap:
             if len(frame):
                 table = frame.to_html(index=False, border=0, escape=True)
                 parts.append(f"<details open><summary>{title}</summary>{table}</details>")
-        return "".join(parts) + "</div>"
+        return html_root("".join(parts), "fsnb-folder-map")
 
 
 def _cut(path: str, limit: int = PATH_CHARS) -> str:
@@ -112,20 +112,19 @@ def _cut(path: str, limit: int = PATH_CHARS) -> str:
     return f"{text[:half]}…{text[-(limit - 1 - half) :]}"
 
 
-def _files_from_index(ctx: ToolContext, cid: int) -> pd.DataFrame | None:
+def _files_of(ctx: ToolContext) -> tuple[pd.DataFrame, str]:
+    """The folder's files (path, size, mtime_ns, extension) and where they come from."""
+    files = ctx.files
     try:
-        rows = files_under(ctx.store, cid)
-    except (duckdb.Error, DatabaseDamaged, DatabaseLocked):
-        return None
+        rows = files.files()
+    except (duckdb.Error, DatabaseDamaged, DatabaseLocked):  # the index cannot be read now
+        files = files.walked
+        rows = files.files()
     frame = pd.DataFrame(rows, columns=["path", "size", "mtime_ns"])
+    frame = frame.astype({"path": str, "size": "int64", "mtime_ns": "int64"})
     extensions = [suffix(p.rpartition("/")[2]) for p in frame["path"]]
-    return frame.assign(extension=pd.Series(extensions, index=frame.index, dtype=str))
-
-
-def _files_from_walk(ctx: ToolContext) -> pd.DataFrame:
-    listing = list_files(ctx.sandbox)
-    frame = pd.DataFrame({c: listing.columns[c] for c in ("path", "extension", "size", "mtime_ns")})
-    return frame.astype({"path": str, "extension": str, "size": "int64", "mtime_ns": "int64"})
+    frame = frame.assign(extension=pd.Series(extensions, index=frame.index, dtype=str))
+    return frame, files.source
 
 
 def _files(frame: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -141,11 +140,7 @@ def _files(frame: pd.DataFrame, by: str) -> pd.DataFrame:
 
 def folder_map(ctx: ToolContext) -> FolderMap:
     """The folder's map, from the index when it holds the folder, else from one walk."""
-    found = indexed(ctx.store, ctx.root)
-    frame = _files_from_index(ctx, found.cid) if found else None
-    source = found.source() if found and frame is not None else "from a walk"
-    if frame is None:
-        frame = _files_from_walk(ctx)
+    frame, source = _files_of(ctx)
     parents = {p.rpartition("/")[0] for p in frame["path"]} - {""}
     folders = set(parents)
     for parent in parents:  # every ancestor of a folder holding files is a folder too

@@ -21,7 +21,7 @@ from fsnb.db.guard import result_note
 from fsnb.db.scratchpad import parse_columns, sanitize
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.tools.context import ToolContext
-from fsnb.tools.files import human_size
+from fsnb.tools.formats import human_size
 from fsnb.tools.payloads import Rows
 from fsnb.tools.registry import tool
 
