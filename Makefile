@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 explore: $(STAMP)
-	$(BIN)/fsnb explore "$(QUESTION)" --folder data/large_acquisition --llm $(LLM)
+	$(BIN)/fsnb explore "$(QUESTION)" data/large_acquisition --llm $(LLM)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -26,7 +26,7 @@ lint: $(STAMP)
 
 test: lint
 	bash .ci/browser-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile  # every core; a file's tests stay together
 
 bench: $(STAMP)
 	$(BIN)/python bench/parse.py

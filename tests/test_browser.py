@@ -46,6 +46,16 @@ KERNEL_READY = """() => {
 }"""
 
 
+#: The highlight's box (in the image's pixels) lies inside the scrolled view of the page.
+IN_VIEW = """img => {
+  const view = img.parentElement;
+  const [, y0, , y1] = JSON.parse(img.dataset.box);
+  const k = img.clientHeight / img.naturalHeight;
+  if (!img.naturalHeight || !view.clientHeight) return false;
+  return y0 * k >= view.scrollTop && y1 * k <= view.scrollTop + view.clientHeight;
+}"""
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -227,9 +237,18 @@ def test_explore_panel_in_jupyterlab(jupyterlab: str, tmp_path: Path):
             quote = panel.locator(".fsnb-citation-quote")
             expect(quote).to_be_visible(timeout=15_000)
             expect(quote).to_contain_text(".pdf")
-            # the passage's surroundings come from the kernel (the _show_citation command)
-            expect(quote.locator("mark")).to_be_visible(timeout=30_000)
+            # the cited page, rendered by the kernel (the _show_citation command) with the
+            # quote highlighted, scrolled so that the highlight is in view
+            img = quote.locator("img.fsnb-evidence-img")
+            expect(img).to_be_visible(timeout=30_000)
+            assert img.evaluate("n => n.naturalWidth") > 0
+            page.wait_for_function(IN_VIEW, arg=img.element_handle(), timeout=15_000)
+            expect(quote.locator(".fsnb-open")).to_have_count(1)  # opens the file in Lab
+            expect(quote.locator("mark")).to_have_count(1)  # the passage's text, under it
             assert len(quote.inner_text().strip()) > 20
+            page.screenshot(path=str(tmp_path / "evidence.png"), full_page=True)
+            page.keyboard.press("Escape")  # closes the box, not JupyterLab's command mode
+            expect(quote).to_be_hidden()
 
             # a trace row opens and closes from the keyboard, and keeps the focus
             row = panel.locator(".fsnb-trace-row").first
@@ -264,6 +283,62 @@ def test_explore_panel_in_jupyterlab(jupyterlab: str, tmp_path: Path):
 
 def _launch(p):
     return p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+
+
+def test_a_saved_notebook_shows_its_panels_from_the_saved_state(jupyterlab: str, tmp_path: Path):
+    """Executed by nbconvert (which saves the widget state) and opened without running a
+    cell. Untrusted, JupyterLab renders no widget: each run's record shows, and no stray
+    line. Trusted, each panel renders from the saved state, its front end loaded from the
+    one shared model that the state holds (not once per panel), and hides its record."""
+    from playwright.sync_api import expect, sync_playwright
+
+    root = tmp_path / "lab"
+    corpus = root / "corpus"
+    questions = ("What is the total purchase price?", "When was the NDA signed?")
+    cells = ["%load_ext fsnb"] + [f"%%explore {corpus} --llm offline\n{q}" for q in questions]
+    saved = root / "saved.ipynb"
+    saved.write_text(json.dumps(_notebook(*cells)))
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "nbconvert-runtime")}
+    jupyter = [sys.executable, "-m", "jupyter"]
+    done = subprocess.run([*jupyter, "nbconvert", "--to", "notebook", "--execute", "--inplace",
+                           saved.name], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    state = json.loads(saved.read_text())["metadata"]["widgets"]
+    models = state["application/vnd.jupyter.widget-state+json"]["state"].values()
+    held = [m for m in models if "fsnb-citation-quote" in json.dumps(m["state"])]
+    assert len(held) == 1  # widget.js once, for both panels
+    with sync_playwright() as p:
+        browser = _launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1100})
+            page.goto(f"{jupyterlab}/lab/tree/saved.ipynb")
+            records = page.locator(".fsnb-record")
+            expect(records).to_have_count(2, timeout=90_000)
+            expect(records.first).to_be_visible()  # untrusted: no widget, the record shows
+            expect(records.first.locator("img").first).to_be_visible()  # with its evidence
+            outputs = page.locator(".jp-OutputArea-output")
+            assert "ExplorePanel" not in " ".join(outputs.all_inner_texts())
+            assert page.locator(".fsnb-panel").count() == 0
+            trusted = subprocess.run([*jupyter, "trust", str(saved)], capture_output=True,
+                                     env={**env, "HOME": str(tmp_path / "home"),
+                                          "JUPYTER_CONFIG_DIR": str(tmp_path / "jupyter-config")},
+                                     text=True, timeout=60)  # fmt: skip
+            assert trusted.returncode == 0, trusted.stderr
+            page.reload()
+            panels = page.locator(".fsnb-panel")
+            try:
+                expect(panels).to_have_count(2, timeout=90_000)
+            except AssertionError:
+                page.screenshot(path=str(tmp_path / "saved-no-panel.png"), full_page=True)
+                raise
+            expect(panels.first.locator(".fsnb-status")).to_have_text("done")
+            expect(panels.nth(1)).to_contain_text("When was the NDA signed?")
+            expect(records).to_have_count(2)
+            expect(records.first).to_be_hidden()
+            expect(records.nth(1)).to_be_hidden()
+        finally:
+            browser.close()
 
 
 def test_interrupting_a_wait_cell(jupyterlab: str, tmp_path: Path):
@@ -358,7 +433,7 @@ def test_the_scratchpad_tab_sorts_and_shows_the_sql(jupyterlab: str, tmp_path: P
             query = panel.locator(".fsnb-query")
             expect(query).to_have_count(1)
             expect(query.locator(".fsnb-sql")).to_have_text("SELECT sum(fee) AS total FROM fees")
-            expect(query.locator("td")).to_have_text("1250")
+            expect(query.locator("td")).to_have_text("1,250")  # numbers with separators
             expect(query).to_contain_text("1 row")
             # a scratch table sorts on a header click, in the kernel; again: descending
             panel.locator(".fsnb-table tr.fsnb-clickable", has_text="fees").click()

@@ -54,11 +54,12 @@ def test_every_option_of_every_command_has_help():
 
 
 def test_help_documents_the_exit_status():
-    top, sql = _fsnb("--help"), _fsnb("sql", "--help")
-    assert top.returncode == sql.returncode == 0
-    for text in (top.stdout, sql.stdout):
-        flat = " ".join(text.split())
-        assert "exit status: 0 done; 1 the run failed or a tool reported an error; 2" in flat
+    top, sql, search = _fsnb("--help"), _fsnb("sql", "--help"), _fsnb("search", "--help")
+    assert top.returncode == sql.returncode == search.returncode == 0
+    flat = [" ".join(run.stdout.split()) for run in (top, sql, search)]
+    assert "exit status: 0 done; 1 nothing found (search; fs find, recent, dupes)" in flat[0]
+    assert "exit status: 0 the query ran (no rows too: a query is not a search); 2 " in flat[1]
+    assert "exit status: 0 hits printed; 1 no hits" in flat[2]
 
 
 def test_index_prints_a_summary_line_and_failures_on_stderr(folder: Path, tmp_path: Path):
@@ -97,11 +98,21 @@ def test_sql_into_head_exits_quietly(db: Path):
     assert run.stderr in ("", "[only the first 1,000 rows: aggregate, filter or raise --limit]\n")
 
 
-def test_wide_text_is_cut_to_the_terminal_and_full_in_json(db: Path):
+def test_wide_text_is_cut_on_a_terminal_wrapped_when_piped_and_full_in_json(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
     sql = "SELECT 7 AS n, repeat('x', 500) AS wide, 'short' AS s"
-    table = _fsnb("sql", sql, "--db", str(db), COLUMNS="60")
-    assert table.returncode == 0, table.stderr
-    header, row = table.stdout.splitlines()
+    piped = _fsnb("sql", sql, "--db", str(db), COLUMNS="60")  # stdout is a pipe here
+    assert piped.returncode == 0, piped.stderr
+    header, first, *more = piped.stdout.splitlines()
+    assert header.split() == ["n", "wide", "s"] and "…" not in piped.stdout
+    assert all(len(line) <= 60 for line in [header, first, *more])
+    assert first.split() == ["7", "x" * 50, "short"] and len(more) == 9
+    assert "".join(line.split()[0] for line in more) == "x" * 450  # every x is there
+    monkeypatch.setenv("COLUMNS", "60")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # a terminal: cut to its width
+    assert main(["sql", sql, "--db", str(db)]) == 0
+    header, row = capsys.readouterr().out.splitlines()
     assert header.split() == ["n", "wide", "s"]
     assert len(row) <= 60 and row.split()[1].endswith("x…") and row.endswith("short")
     full = _fsnb("sql", sql, "--db", str(db), "--json", COLUMNS="60")
@@ -141,11 +152,17 @@ def test_numbers_are_checked_as_arguments(
     assert exit_.value.code == 2 and out == "" and message in err
 
 
-def test_tool_errors_go_to_stderr_with_status_1(tmp_path: Path):
+def test_scan_and_parse_say_usage_errors_with_status_2_and_tool_errors_with_1(tmp_path: Path):
     scan = _fsnb("scan", str(tmp_path / "nowhere"))
-    assert scan.returncode == 1 and scan.stdout == "" and "not a folder" in scan.stderr
+    assert scan.returncode == 2 and scan.stdout == ""
+    assert scan.stderr == f"fsnb: not a folder: {tmp_path / 'nowhere'}\n"
     parse = _fsnb("parse", str(tmp_path / "missing.pdf"))
-    assert parse.returncode == 1 and parse.stdout == "" and "does not exist" in parse.stderr
+    assert parse.returncode == 2 and parse.stdout == ""
+    assert parse.stderr == "fsnb: missing.pdf does not exist\n"
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\nnot a PDF body at all\n")
+    broken = _fsnb("parse", str(tmp_path / "broken.pdf"))  # there, but cannot be read
+    assert broken.returncode == 1 and broken.stdout == ""
+    assert broken.stderr.startswith("fsnb: ") and broken.stderr.count("\n") == 1
     (tmp_path / "note.txt").write_text("Meeting notes\n")
     ok = _fsnb("parse", str(tmp_path / "note.txt"))
     assert ok.returncode == 0 and "Meeting notes" in ok.stdout and ok.stderr == ""
@@ -154,9 +171,12 @@ def test_tool_errors_go_to_stderr_with_status_1(tmp_path: Path):
 def test_a_failed_exploration_says_why_on_stderr(folder: Path):
     argv = ["explore", "What is the price?", "--folder", str(folder), "--llm", "offline"]
     run = _fsnb(*argv, "--timeout", "0.001")
-    assert run.returncode == 1
+    assert run.returncode == 1 and run.stdout == ""  # no answer: stdout holds nothing
     assert "timed out after 0.001 s" in run.stderr and " error " in run.stderr
-    assert " error " not in run.stdout and " summary " in run.stdout  # the trace and usage
+    assert " summary " in run.stderr  # the trace and usage, on stderr
+    quiet = _fsnb(*argv, "--timeout", "0.001", "-q")
+    assert quiet.returncode == 1 and quiet.stdout == ""
+    assert quiet.stderr == "fsnb: timed out after 0.001 s without an answer\n"
     as_json = _fsnb(*argv, "--timeout", "0.001", "--json")
     assert as_json.returncode == 1 and json.loads(as_json.stdout)["error"].startswith("timed out")
     assert as_json.stderr.startswith("fsnb: timed out after 0.001 s")

@@ -189,6 +189,17 @@ def test_the_primary_backends_sdks_are_declared():
     assert "docling-slim" in distributions("docling.document_converter")
 
 
+def test_wordfreq_is_a_dev_tool_only():
+    """fsnb reads its own English word list (fsnb/offline/data/english.txt); wordfreq, 58 MB
+    of lists in 40 languages, only writes and checks it (bench/make_wordlist.py, the tests),
+    so it is in `dev` and an import of it in src/fsnb is refused by the rule above."""
+    required, optional = declared()
+    assert "wordfreq" not in required | optional
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "wordfreq" in _names(project["optional-dependencies"]["dev"])
+    assert undeclared(third_party_imports("def f():\n    from wordfreq import zipf_frequency\n"))
+
+
 @pytest.mark.parametrize(
     ("source", "flagged"),
     [

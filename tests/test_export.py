@@ -33,9 +33,9 @@ WAITED = "When was the NDA signed?"
 FOLLOW = "Who signed it?"
 
 
-def _code(source: str) -> dict:
-    return {"cell_type": "code", "metadata": {}, "source": source, "outputs": [],
-            "execution_count": None}  # fmt: skip
+def _code(number: int, source: str) -> dict:
+    return {"cell_type": "code", "id": f"cell-{number}", "metadata": {}, "source": source,
+            "outputs": [], "execution_count": None}  # fmt: skip
 
 
 def _notebook(corpus: Path, large: Path) -> dict:
@@ -50,7 +50,7 @@ def _notebook(corpus: Path, large: Path) -> dict:
         f"%explore_index {large}",
     ]
     return {
-        "cells": [_code(source) for source in cells],
+        "cells": [_code(n, source) for n, source in enumerate(cells)],
         "metadata": {
             "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
         },
@@ -143,3 +143,42 @@ def test_executed_notebook_exports_with_the_answers(tmp_path: Path):
                 assert cite.path in text and _words(cite.quote) in text, (name, cite)
     for name, text in exports.items():
         assert "The exploration is running." not in text, name
+        assert "ExplorePanel" not in text, name  # the widget view leaves no line of its own
+    # each record shows its cited PDF passages as small images, the quote highlighted
+    images = _images((tmp_path / "executed.html").read_text())
+    evidence = [(src, alt) for src, alt in images if src.startswith("data:image/png;base64,")]
+    assert len(evidence) >= 2 and all(len(src) < 80_000 for src, _ in evidence)
+    assert _words(_expect(BACKGROUND).citations[0].quote) in {_words(alt) for _, alt in evidence}
+
+
+def _images(markup: str) -> list[tuple[str, str]]:
+    """(src, alt) of each <img> of `markup` (nbconvert rewrites attributes in its order)."""
+    found: list[tuple[str, str]] = []
+
+    class Images(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list) -> None:
+            if tag == "img":
+                found.append((dict(attrs).get("src") or "", dict(attrs).get("alt") or ""))
+
+    Images().feed(markup)
+    return found
+
+
+def test_papermill_runs_the_same_notebook_without_a_wait(tmp_path: Path):
+    """The notebook above, run by papermill instead of nbconvert: each later cell sees the
+    result it uses (`-o`, `_explore`, `-c`), and `%explore_index` ends in its final state."""
+    import papermill
+
+    corpus, large = DATA / "test_acquisition", DATA / "large_acquisition"
+    (tmp_path / "explore.ipynb").write_text(json.dumps(_notebook(corpus, large)))
+    papermill.execute_notebook(
+        str(tmp_path / "explore.ipynb"),
+        str(tmp_path / "ran.ipynb"),
+        cwd=str(tmp_path),
+        kernel_name="python3",
+        progress_bar=False,
+    )
+    outputs = [cell.outputs for cell in nbformat.read(tmp_path / "ran.ipynb", as_version=4).cells]
+    printed = ["".join(o.get("text", "") for o in outputs[n]) for n in (2, 4, 6)]
+    assert printed == ["background done\n", "blocking done True\n", f"follow-up done {FOLLOW}\n"]
+    assert "25 of 25 documents" in json.dumps(outputs[7])

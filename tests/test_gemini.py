@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hang_up import closed_port, hanging_up
 
 import fsnb
 from fsnb.agent import events as ev
@@ -213,16 +213,24 @@ def test_a_body_that_is_not_json_is_an_error_not_a_crash(fake_gemini: FakeGemini
         llm(fake_gemini).next_action(conversation(), print)
 
 
-def test_connection_errors_are_retried_then_reported():
-    with socket.socket() as probe:  # a port nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
+def test_a_refused_connection_fails_at_once():
+    url = f"http://127.0.0.1:{closed_port()}"  # nobody listens there
     notes: list[str] = []
-    gemini = GeminiLLM(api_key="k", base_url=url, backoff_s=0.01, max_retries=1)
-    with pytest.raises(LLMError, match=rf"^gemini: cannot reach {url} after 2 attempts: "):
+    gemini = GeminiLLM(api_key="k", base_url=url, backoff_s=30, max_retries=4)
+    with pytest.raises(LLMError) as info:
         gemini.next_action(conversation(), notes.append)
-    assert notes == ["gemini: connection error (ConnectError), retry 1/1 in 0.0 s"]
+    assert str(info.value) == f"gemini: {url} refused the connection (is the server running there?)"
+    assert notes == []  # no retry, no wait
+
+
+def test_other_connection_errors_are_retried_then_reported():
+    notes: list[str] = []
+    with hanging_up() as server:
+        url = f"{server}"
+        gemini = GeminiLLM(api_key="k", base_url=url, backoff_s=0.01, max_retries=1)
+        with pytest.raises(LLMError, match=rf"^gemini: cannot reach {url} after 2 attempts: "):
+            gemini.next_action(conversation(), notes.append)
+    assert notes == ["gemini: connection error (RemoteProtocolError), retry 1/1 in 0.0 s"]
 
 
 def test_malformed_json_is_fed_back_and_recovered(fake_gemini: FakeGemini):

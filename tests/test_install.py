@@ -180,8 +180,10 @@ try:
     has_httpx = True
 except ImportError:
     has_httpx = False
+from fsnb.offline.english import zipf
 print(json.dumps({
     "fsnb": fsnb.__file__,
+    "zipf": [zipf("the"), zipf("warranty"), zipf("check-in")],
     "prefix": sys.prefix,
     "path": sys.path,
     "guarded": hasattr(socket.socket.connect, "__wrapped__"),
@@ -213,6 +215,17 @@ def test_the_wheel_is_installed_alone(venv: Venv, probe: dict):
     dev_only = {"pytest", "jupyterlab", "nbval", "playwright", "ruff", "reportlab"}
     assert not dev_only & set(probe["distributions"])
     assert {"fsnb", "google-genai", "openai", "docling-slim"} <= set(probe["distributions"])
+    # fsnb ships its English word list (fsnb/offline/data/english.txt) instead: wordfreq
+    # is 58 MB of lists in 40 languages, with ftfy, locate and msgpack.
+    assert "wordfreq" not in probe["distributions"]
+
+
+def test_the_wheel_ships_its_data_and_type_marker(venv: Venv, probe: dict):
+    """Files beside the modules: the English word list, read from the installed package,
+    and `py.typed` (PEP 561), so type checkers read fsnb's annotations."""
+    names = set(zipfile.ZipFile(venv.wheel).namelist())
+    assert {"fsnb/py.typed", "fsnb/offline/data/english.txt"} <= names
+    assert probe["zipf"] == [7.73, 3.73, 5.31]
 
 
 def test_httpx_comes_only_if_a_dependency_asks_for_it(probe: dict):

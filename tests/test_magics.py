@@ -179,6 +179,20 @@ def test_config_sets_the_defaults(ip: InteractiveShell, folder: Path):
     assert _panel(ip).result.error == "step limit (1) reached without an answer"
 
 
+def test_evidence_images_can_be_turned_off(ip: InteractiveShell, folder: Path):
+    """The record shows the cited PDF passage as an image, unless configured off."""
+    read = Action.call("parse_file", "read it", path="agreement.pdf")
+    try:
+        for setting, shown in (("True", True), ("False", False)):
+            ip.run_line_magic("config", f"ExploreMagics.evidence_images = {setting}")
+            _script(ip, read, _stop())
+            ip.run_cell_magic("explore", f"{folder} --llm script", "What is the price?")
+            html = _panel(ip).record()[0]["text/html"]
+            assert ('<img src="data:image/png;base64,' in html) is shown, setting
+    finally:  # the shell's config outlives this test
+        ip.run_line_magic("config", "ExploreMagics.evidence_images = True")
+
+
 @pytest.mark.parametrize(
     ("line", "cell", "expected"),
     [

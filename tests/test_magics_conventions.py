@@ -18,6 +18,7 @@ from traitlets import TraitError
 
 from fsnb.agent import Action, CitedSource
 from fsnb.llm import ReplayLLM
+from fsnb.notebook.commands import formatted
 from fsnb.notebook.interpolation import UnresolvedWarning
 from fsnb.notebook.magics import ExploreMagics
 
@@ -244,3 +245,23 @@ def _no_warning() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.simplefilter("error", UnresolvedWarning)
         yield
+
+
+@pytest.mark.parametrize(
+    ("form", "mime"), [("markdown", "text/markdown"), ("json", "application/json")]
+)
+def test_format_is_displayed_rendered(ip: InteractiveShell, folder: Path, form: str, mime: str):
+    """In a notebook `-f markdown` shows rendered Markdown and `-f json` a JSON tree, as
+    jupyter-ai's `-f` does; their text is the text/plain a terminal prints."""
+    from IPython.utils.capture import capture_output
+
+    _script(ip)
+    with capture_output() as shown:
+        ip.run_cell_magic("explore", f"{folder} --llm script -f {form}", "The price?")
+    (output,) = shown.outputs
+    result = ip.user_ns["_explore"]
+    if form == "json":
+        assert output.data[mime] == json.loads(result.to_json())
+    else:
+        assert output.data[mime].startswith(f"**The price?**\n\n{ANSWER}")
+    assert output.data["text/plain"] == formatted(result, form)

@@ -22,6 +22,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from conftest import until
 
 from fsnb.documents import child
 from fsnb.documents.cache import ParseCache
@@ -195,3 +196,18 @@ def test_a_pool_parse_past_its_limit_is_its_files_error_and_cached(
     assert [(e["error"], e["limits"]) for e in entries if "error" in e] == [
         (overtime(2), "2.0s/256.0MB")
     ]  # written by this process, for the worker it killed
+
+
+def test_workers_ignore_interrupts_and_exit_when_idle():
+    """An interrupt meant for the notebook's kernel (SIGINT to its process group) never
+    reaches a worker's Python, so no traceback lands in a later cell; a worker with nothing
+    to do exits after `idle_s`, so none outlives the indexing it served."""
+    workers = Pool(1, idle_s=1.0)
+    try:
+        pid, _ = workers.submit(_pid).result(timeout=120)
+        os.kill(pid, signal.SIGINT)
+        again, _ = workers.submit(_pid, 1).result(timeout=120)
+        assert again == pid  # the same worker, still alive, took the next job
+        until(lambda: not workers.pids(), "the idle worker exits")
+    finally:
+        workers.kill()

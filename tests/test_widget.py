@@ -16,6 +16,8 @@ from fsnb.agent import Action, CitedSource, Explorer
 from fsnb.llm import ReplayLLM
 from fsnb.notebook import kernel_thread
 from fsnb.notebook.display import render
+from fsnb.notebook.front_end import front_end
+from fsnb.notebook.record import record_key
 from fsnb.notebook.widget import STATIC, ExplorePanel
 
 QUOTE = "The Purchase Price is $9,000,000 payable at Closing"
@@ -148,6 +150,7 @@ def test_stop_answers_from_what_was_read(folder: Path):
     assert llm.history[-1].last_step and not llm.history[-2].last_step
     assert panel.trace[-1]["reason"].startswith("Stopped: answered from what was read.")
     assert "stopped, then answered from what was read" in panel.record()[0]["text/plain"]
+    assert panel.stopped is True and panel.get_state()["stopped"] is True  # "stopped early"
 
 
 class _StopsAsItAsks(ReplayLLM):
@@ -336,14 +339,16 @@ def test_query_data_steps_carry_their_result_to_the_panel(folder: Path):
 
 
 def test_record_is_deterministic_and_self_contained(folder: Path, tmp_path: Path):
+    from fsnb.notebook import evidence
+
     bundles = []
     for _ in range(2):
+        evidence._CACHE.clear()  # the evidence images are rendered again, the same
         panel = ExplorePanel()
         panel.attach(Explorer(folder, _offline()), "What is the purchase price?").wait(60)
         assert panel.status == "done"
-        view, _ = panel._repr_mimebundle_()  # the live view: the widget and one line
-        assert view["text/plain"] == "ExplorePanel: What is the purchase price? (corpus)"
-        assert set(view) == {WIDGET_MIME, "text/plain"}
+        view, _ = panel._repr_mimebundle_()  # the live view: the widget, and no text line
+        assert view["text/plain"] == "" and set(view) == {WIDGET_MIME, "text/plain"}
         data, metadata = panel.record()
         assert WIDGET_MIME not in data and metadata["fsnb"]["wall_s"] > 0
         bundles.append(data)
@@ -355,7 +360,11 @@ def test_record_is_deterministic_and_self_contained(folder: Path, tmp_path: Path
     assert "<table" in html and "agreement.pdf" in html and "$9,000,000" in html
     # the answer's markdown is HTML here, not raw markdown
     assert "<em>" in html and "**" not in html and 'data-cite="1"' in html
-    assert html.startswith("<div class='fsnb-record'>")  # the panel's CSS hides it under it
+    # the panel hides the record of its run (same key) shown under it, in any front end
+    key = record_key("What is the purchase price?", "corpus")
+    assert html.startswith(f"<div class='fsnb-record' data-fsnb-key='{key}'>")
+    # the cited PDF passage, as a small image with the quote highlighted
+    assert html.count('<img src="data:image/png;base64,') >= 1 and 'alt="The Purchase' in html
     assert bundles[0]["text/plain"].startswith("What is the purchase price?\n(corpus, done)")
 
 
@@ -414,11 +423,19 @@ def test_front_end_module():
     assert "experimental.invoke" in source and "model.send(" not in source
     for name in ExplorePanel._anywidget_commands:  # type: ignore[attr-defined]
         assert f'"{name}"' in source
-    # trace rows open with the keyboard
+    # trace rows open with the keyboard, tabs move with the arrow keys, Escape closes
     assert "aria-expanded" in source and 'e.key !== "Enter" && e.key !== " "' in source
+    assert "ArrowRight" in source and "ArrowLeft" in source and '"Escape"' in source
+    assert "stopped early" in source and "fsnb-evidence-img" in source
     css = (STATIC / "widget.css").read_text()
     assert "--jp-layout-color1" in css and "--jp-brand-color1" in css
-    assert str(ExplorePanel._esm) == source and str(ExplorePanel._css) == css
+    # each panel syncs a small loader; the kernel's one shared model holds the front end
+    panels = [ExplorePanel(), ExplorePanel()]
+    states = [panel.get_state() for panel in panels]
+    assert states[0]["_front"] == states[1]["_front"] == f"anywidget:{front_end().model_id}"
+    assert front_end().esm == source and front_end().css == css
+    assert states[0]["_esm"] == (STATIC / "loader.js").read_text() and "_css" not in states[0]
+    assert len(json.dumps(states[0])) < 4000  # a panel's saved state, not 40 KB
     assert sorted(ExplorePanel._anywidget_commands) == [
         "_answer",
         "_cancel",
@@ -518,3 +535,26 @@ def test_usage_has_an_html_view():
     shown = Usage(llm_calls=3, prompt_tokens=12_345, cost_usd=0.01234)._repr_html_()
     assert "mathjax_ignore" in shown and "12,345" in shown and "0.0123" in shown
     assert "<td>llm calls</td><td style='text-align:right'>3</td>" in shown
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_front_end_formats_cells_and_keys_records_as_python_does(tmp_path: Path):
+    shutil.copy(STATIC / "widget.js", tmp_path / "widget.mjs")
+    cells = [1234567, 1250.0, 0.1 + 0.2, 2.5, 1234.5678912, 0.000123456, -3.14159, None,
+             "2025-01-15", "2025-01-15T00:00:00.000", "2025-01-15 13:45:07", "00123", "x"]  # fmt: skip
+    runs = [("What is the price?", "corpus"), ("Où est l'accord ?\nligne 2", "données/€")]
+    (tmp_path / "check.mjs").write_text(
+        "const { formatCell, recordKey } = await import('./widget.mjs');"
+        f"const cells = {json.dumps(cells)}; const runs = {json.dumps(runs)};"
+        "console.log(JSON.stringify({plain: cells.map((v) => formatCell(v)),"
+        " money: cells.map((v) => formatCell(v, true)),"
+        " keys: runs.map(([t, f]) => recordKey(t, f))}));"
+    )
+    out = subprocess.run(["node", "check.mjs"], cwd=tmp_path, capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    shown = json.loads(out.stdout)
+    assert shown["plain"] == ["1,234,567", "1,250", "0.3", "2.5", "1,234.5679", "0.0001235",
+                              "-3.1416", "", "2025-01-15", "2025-01-15", "2025-01-15 13:45:07",
+                              "00123", "x"]  # fmt: skip
+    assert shown["money"][:6] == ["1,234,567", "1,250", "0.30", "2.50", "1,234.57", "0.00"]
+    assert shown["keys"] == [record_key(task, folder) for task, folder in runs]

@@ -3,6 +3,7 @@
 
 - `app`: the parser, `main`, and the models, scan and parse commands;
 - `explore`: `fsnb explore`; `index`: the index, search, sql and status commands;
+- `history`: `fsnb history`, the saved runs;
 - `fs` and `scratch`: the `fsnb fs ...` and `fsnb scratch ...` command groups;
 - `output`: what every command prints with (errors, frames, argument types);
 - `console`: a run shown live in the terminal (rich); `terminal`: frames as terminal text.

@@ -1,6 +1,9 @@
-"""Render an exploration's events in the terminal with rich: one panel per step, live."""
+"""Render an exploration's events in the terminal with rich: one panel per step, live,
+on stderr (the trace); the answer alone goes to stdout, so that it can be piped or saved."""
 
 from __future__ import annotations
+
+import sys
 
 from rich.console import Console, Group
 from rich.markdown import Markdown
@@ -11,6 +14,7 @@ from rich.text import Text
 from fsnb.agent import events as ev
 from fsnb.agent.result import ExplorationResult
 from fsnb.agent.trace import Trace, TraceRow
+from fsnb.cli.output import error, say
 
 PHASE_STYLE = {"scan": "cyan", "read": "green", "backtrack": "magenta", "navigate": "blue"}
 TOOL_ICON = {
@@ -26,17 +30,25 @@ TOOL_ICON = {
 
 
 class ConsoleView:
-    """Prints each step as it starts and how it went; `finish` prints the answer and summary.
+    """Prints each step as it starts and how it went (the trace, on `console`: stderr by
+    default); `finish` prints the answer on stdout, then the usage summary in the trace.
 
-    A failed run's error goes to `errors`: stderr, unless `console` is given (then there).
+    On a terminal the answer is a rich panel; piped or redirected it is the plain Markdown
+    of `answer_with_sources`. `quiet` leaves the trace out: the answer alone, and a failed
+    run's error as one line on stderr (`fsnb: ...`).
     """
 
-    def __init__(self, console: Console | None = None, errors: Console | None = None) -> None:
-        self.console = console or Console(stderr=False)
-        self.errors = errors or (console or Console(stderr=True))
+    def __init__(
+        self, console: Console | None = None, *, answer: Console | None = None, quiet: bool = False
+    ) -> None:
+        self.console = console or Console(stderr=True)
+        self.answer = answer
+        self.quiet = quiet
         self.trace = Trace()
 
     def __call__(self, event: ev.Event) -> None:
+        if self.quiet:
+            return
         if isinstance(event, ev.Started):
             self.console.print(
                 Panel(
@@ -56,17 +68,28 @@ class ConsoleView:
             self.console.print(outcome)
 
     def finish(self, result: ExplorationResult) -> None:
-        c = self.console
-        if result.error:
-            self.errors.print(Panel(Text(result.error), title="error", border_style="red"))
+        if result.error and self.quiet:
+            error(result.error)
+        elif result.error:
+            self.console.print(Panel(Text(result.error), title="error", border_style="red"))
         else:
-            c.print(
-                Panel(Markdown(result.answer_with_sources()), title="answer", border_style="green")
-            )
+            self._answer(result)
+        if self.quiet:
+            return
         table = Table.grid(padding=(0, 2))
         for label, value in summary_rows(result):
             table.add_row(Text(label, style="bold"), value)
-        c.print(Panel(table, title="summary"))
+        self.console.print(Panel(table, title="summary"))
+
+    def _answer(self, result: ExplorationResult) -> None:
+        """The answer with its sources: a panel on a terminal, plain Markdown otherwise."""
+        answer = self.answer
+        if answer is None and not sys.stdout.isatty():
+            say(result.answer_with_sources())
+            sys.stdout.flush()  # before the summary on stderr, where both are one terminal
+            return
+        body = Markdown(result.answer_with_sources())
+        (answer or Console()).print(Panel(body, title="answer", border_style="green"))
 
 
 def _head(row: TraceRow) -> Panel | None:

@@ -1,5 +1,6 @@
-"""`fsnb explore`: a question about a folder answered with citations, shown live with
-rich (`console`) or printed as one JSON object (`--json`), whatever happens."""
+"""`fsnb explore QUESTION [FOLDER]`: a question about a folder answered with citations: the
+steps shown live with rich on stderr (`console`; `--quiet` leaves them out) and the answer
+on stdout, or one JSON object on stdout (`--json`), whatever happens."""
 
 from __future__ import annotations
 
@@ -9,23 +10,30 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from fsnb.cli.output import POSITIVE_INT, SECONDS, db_option, error
+from fsnb.cli.output import POSITIVE_INT, SECONDS, db_option, error, exit_status, folder_argument
 from fsnb.errors import FsnbError, one_line
 from fsnb.llm import registry
 
 if TYPE_CHECKING:
     from fsnb.agent.loop import Explorer
 
-_JSON_KEYS = ("answer", "citations", "usage", "steps", "llm", "error")
+JSON_KEYS = ("answer", "citations", "usage", "steps", "llm", "error")
+EXIT_STATUS = exit_status(
+    "answered (an answer that says nothing was found too: the answer is free text)",
+    "the run failed (timed out, the LLM failed or refused the connection)",
+    "the run could not start (bad arguments, an empty question, no such folder, no key)",
+)
 
 
 def _ask_on_stdin(question: str) -> str | None:
-    """Ask on the terminal when there is one; otherwise let the loop use its default."""
+    """Ask on the terminal when there is one (the prompt on stderr, with the trace);
+    otherwise let the loop use its default."""
     if not sys.stdin.isatty():
         return None
+    from rich.console import Console
     from rich.prompt import Prompt
 
-    return Prompt.ask(f"[yellow]{question}[/yellow]") or None
+    return Prompt.ask(f"[yellow]{question}[/yellow]", console=Console(stderr=True)) or None
 
 
 def _explorer(args: argparse.Namespace) -> Explorer:
@@ -46,7 +54,7 @@ def _explore(args: argparse.Namespace) -> int:
     from fsnb.cli.console import ConsoleView
 
     explorer = _explorer(args)
-    view = ConsoleView()
+    view = ConsoleView(quiet=args.quiet)
     result = explorer.run(args.task, on_event=view, after=args.after)
     view.finish(result)
     return 1 if result.error else 0
@@ -67,7 +75,7 @@ def _explore_json(args: argparse.Namespace) -> int:
         error(failed["error"])
         return 130 if isinstance(exc, KeyboardInterrupt) else 1 if seen else 2
     data = result.to_dict()
-    print(json.dumps({k: data[k] for k in _JSON_KEYS}, indent=2, default=str))
+    print(json.dumps({k: data[k] for k in JSON_KEYS}, indent=2, default=str))
     if result.error:
         error(result.error)
     return 1 if result.error else 0
@@ -110,11 +118,13 @@ class _BackendChoices(list[str]):
         return super().__contains__(name)
 
 
-def add_explore_command(command: Callable[[str, Any, str], argparse.ArgumentParser]) -> None:
-    """Add `explore`; `command(name, run, help)` makes a top-level one."""
-    explore = command("explore", _explore, "answer a question about a folder, with citations")
-    explore.add_argument("task", help="the question")
-    explore.add_argument("--folder", default=".", help="folder to explore (default: .)")
+def add_explore_command(command: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add `explore`; `command(name, run, help, epilog)` makes a top-level one."""
+    explore = command(
+        "explore", _explore, "answer a question about a folder, with citations", EXIT_STATUS
+    )
+    explore.add_argument("task", metavar="QUESTION", help="the question")
+    folder_argument(explore, "folder to explore (default: .)")
     explore.add_argument(
         "--llm",
         default="auto",
@@ -160,6 +170,12 @@ def add_explore_command(command: Callable[[str, Any, str], argparse.ArgumentPars
         "--json", action="store_true", help="print one JSON object: the answer, or the error"
     )
     explore.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="leave out the steps and the summary (stderr): the answer alone, or the error",
+    )
+    explore.add_argument(
         "-c",
         "--continue",
         dest="follow_up",
@@ -171,4 +187,4 @@ def add_explore_command(command: Callable[[str, Any, str], argparse.ArgumentPars
     db_option(explore)
 
 
-__all__ = ["add_explore_command"]
+__all__ = ["JSON_KEYS", "add_explore_command"]

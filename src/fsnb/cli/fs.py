@@ -1,8 +1,10 @@
 """`fsnb fs tree|find|info|du|dupes|recent|bookmark`: the navigator tools on the command line.
 
 Each subcommand calls one navigator tool through the agent's registry (arguments checked as
-the LLM's are) and prints its text, or with `--json` its `ToolOutcome.data`. A tool that
-fails (a bad range, a path outside the root) exits 2 with one line on stderr.
+the LLM's are) and prints its text, or with `--json` its `ToolOutcome.data`. Each takes the
+folder last, as `fd PATTERN PATH` does (`--root` is its deprecated spelling). A tool that
+fails (a bad range, a path outside the root) exits 2 with one line on stderr; `find`,
+`recent` and `dupes` exit 1 when they find nothing (their text then goes to stderr).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from fsnb.cli.output import error, say
+from fsnb.cli.output import error, exit_status, folder_argument, say
 from fsnb.errors import one_line
 
 #: subcommand -> (tool, {option dest: tool argument}).
@@ -50,6 +52,11 @@ _TOOLS: dict[str, tuple[str, dict[str, str]]] = {
     ),
     "bookmark": ("bookmark", {"action": "action", "path": "path", "label": "label"}),
 }
+#: subcommand -> the `data` list that is empty when it found nothing (exit status 1).
+_FINDS = {"find": "results", "recent": "results", "dupes": "groups"}
+_FAILED = "the tool refused or failed (bad arguments, a bad range, a path outside the folder)"
+_EXIT = exit_status("done", None, _FAILED)
+_EXIT_FIND = exit_status("found some", "found nothing (what it says goes to stderr)", _FAILED)
 
 
 def arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
@@ -67,34 +74,42 @@ def arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
 
 def run_fs(args: argparse.Namespace) -> int:
-    """Run the subcommand's tool in `args.root`: 0 done, 2 the tool refused or failed."""
+    """Run the subcommand's tool in `args.folder`: 0 done, 1 nothing found (`find`,
+    `recent`, `dupes`), 2 the tool refused or failed."""
     from fsnb.tools import agent_registry
 
+    if args.fs_command == "bookmark" and args.action == "list" and args.path:
+        args.folder, args.path = args.path, None  # `bookmark list FOLDER`: no PATH to list
     name, given = arguments(args)
-    outcome = agent_registry().call(name, given, root=args.root, db=args.db)
+    outcome = agent_registry().call(name, given, root=args.folder, db=args.db)
     if not outcome.ok:
         error(one_line(outcome.text).removeprefix("error: "))
         return 2
+    found = _FINDS.get(args.fs_command)
+    none = found is not None and not (outcome.data or {}).get(found)
     if args.json:  # JSON writes control characters as \uNNNN
         print(json.dumps(outcome.data, indent=2, default=str))
     else:
-        say(outcome.text)
-    return 0
+        say(outcome.text, err=none)  # "No files found ...": not a result to pipe on
+    return 1 if none else 0
 
 
-def add_fs_command(
-    command: Callable[[str, Any, str], argparse.ArgumentParser], epilog: str
-) -> None:
-    """Add `fs` and its subcommands; `command(name, run, help)` makes a top-level one."""
-    fs = command("fs", run_fs, "the file-system navigator: tree, find, info, du, dupes, ...")
+def add_fs_command(command: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add `fs` and its subcommands; `command(name, run, help, epilog)` makes a top-level
+    one."""
+    fs = command(
+        "fs",
+        run_fs,
+        "the file-system navigator: tree, find, info, du, dupes, ...",
+        exit_status("done", "find, recent or dupes found nothing", _FAILED),
+    )
     subs = fs.add_subparsers(dest="fs_command", required=True, metavar="TOOL")
+    made: list[argparse.ArgumentParser] = []
 
-    def sub(name: str, help: str, folder: bool = True) -> argparse.ArgumentParser:
+    def sub(name: str, help: str) -> argparse.ArgumentParser:
+        epilog = _EXIT_FIND if name in _FINDS else _EXIT
         parser = subs.add_parser(name, help=help, description=help, epilog=epilog)
-        if folder:
-            parser.add_argument("root", nargs="?", default=".", help="the folder (default: .)")
-        else:
-            parser.add_argument("--root", default=".", help="the folder (default: .)")
+        made.append(parser)
         parser.add_argument(
             "--db", default=None, help="index file (default: FSNB_DB or ~/.fsnb/index.duckdb)"
         )
@@ -112,7 +127,7 @@ def add_fs_command(
     tree.add_argument("--exclude", default=None, help='hide matches, e.g. "drafts,*.tmp"')
     tree.add_argument("--dirs-only", action="store_true", help="folders only")
 
-    find = sub("find", "find files by name, content, size, date and type", folder=False)
+    find = sub("find", "find files by name, content, size, date and type")
     find.add_argument("query", help='a name, a glob such as "*.pdf", or words in the text')
     find.add_argument(
         "--search-type", default=None, help="auto (default), name, content or metadata"
@@ -126,8 +141,8 @@ def add_fs_command(
     find.add_argument("--sort", default=None, help="relevance (default), name, size or modified")
     find.add_argument("--max", type=int, default=None, help="most files listed (default: 50)")
 
-    info = sub("info", "describe a file or a folder", folder=False)
-    info.add_argument("path", help="the file or folder, relative to --root")
+    info = sub("info", "describe a file or a folder")
+    info.add_argument("path", help="the file or folder, relative to FOLDER")
 
     du = sub("du", "where the space goes: the biggest folders and files")
     path(du, "subfolder to measure")
@@ -146,12 +161,18 @@ def add_fs_command(
     recent.add_argument("--type", default=None, help='extensions to keep, e.g. "pdf,docx"')
     recent.add_argument("--max", type=int, default=None, help="most files listed (default: 50)")
 
-    mark = sub("bookmark", "add, remove or list the folder's bookmarks", folder=False)
+    mark = sub(
+        "bookmark",
+        "add, remove or list the folder's bookmarks: bookmark [list [FOLDER]],"
+        " bookmark add|remove PATH [FOLDER]",
+    )
     mark.add_argument(
         "action", nargs="?", default="list", help="add, remove or list (default: list)"
     )
     mark.add_argument("path", nargs="?", default=None, help="the file or folder to bookmark")
     mark.add_argument("--label", default=None, help="a name for the bookmark")
+    for parser in made:  # FOLDER last, after each tool's own arguments
+        folder_argument(parser, "the folder (default: .)", ".", alias="--root")
 
 
 __all__ = ["add_fs_command", "arguments", "run_fs"]

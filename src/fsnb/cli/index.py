@@ -1,5 +1,6 @@
-"""The commands over the index file: `fsnb index` (incremental, `--watch` to keep it
-current), `fsnb search` (BM25 and filters), `fsnb sql` (read-only) and `fsnb status`."""
+"""The commands over the index file: `fsnb index FOLDER` (incremental, `--watch` to keep it
+current), `fsnb search QUERY [FOLDER]` (BM25 and filters; exit status 1 when nothing
+matches, as rg's), `fsnb sql QUERY [FOLDER]` (read-only) and `fsnb status`."""
 
 from __future__ import annotations
 
@@ -10,9 +11,19 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from fsnb.cli.output import POSITIVE_INT, SECONDS, db_option, error, number, print_frame, say
+from fsnb.cli.output import (
+    POSITIVE_INT,
+    SECONDS,
+    db_option,
+    error,
+    exit_status,
+    folder_argument,
+    number,
+    print_frame,
+    say,
+)
 from fsnb.errors import one_line
 
 if TYPE_CHECKING:
@@ -107,6 +118,10 @@ def _search(args: argparse.Namespace) -> int:
         hits["snippet"] = [
             h.get("snippet", "") if isinstance(h, dict) else h for h in hits.pop("highlights")
         ]
+    if hits.empty:  # as rg: nothing printed but the empty JSON list, and status 1
+        if args.json:
+            print("[]")
+        return 1
     columns = [c for c in ("path", "page", "score", "ranker", "heading", "snippet") if c in hits]
     print_frame(hits if args.json else hits[columns], args.json)
     return 0
@@ -144,16 +159,21 @@ def _status(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_index_commands(command: Callable[[str, Any, str], argparse.ArgumentParser]) -> None:
-    """Add `index`, `search`, `sql` and `status`; `command(name, run, help)` makes a
-    top-level one."""
+def add_index_commands(command: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add `index`, `search`, `sql` and `status`; `command(name, run, help, epilog)` makes
+    a top-level one."""
     index = command(
         "index",
         _index,
         "index a folder into DuckDB (incremental); a file that cannot be read gets one line on"
         " stderr and the others are indexed, with exit status 1",
+        exit_status(
+            "indexed",
+            "some files could not be read (the others are indexed)",
+            "the command could not run (bad arguments, not a folder, a locked index)",
+        ),
     )
-    index.add_argument("folder", help="the folder to index")
+    index.add_argument("folder", metavar="FOLDER", help="the folder to index")
     index.add_argument(
         "--rebuild",
         action="store_true",
@@ -175,9 +195,14 @@ def add_index_commands(command: Callable[[str, Any, str], argparse.ArgumentParse
     )
     db_option(index)
 
-    search = command("search", _search, "search an indexed folder (BM25, filters)")
+    search = command(
+        "search",
+        _search,
+        "search an indexed folder (BM25, filters)",
+        exit_status("hits printed", "no hits (nothing printed; --json prints [])"),
+    )
     search.add_argument("query", help="words to search for (BM25)")
-    search.add_argument("--folder", default=".", help="indexed folder (default: .)")
+    folder_argument(search, "indexed folder (default: .)")
     search.add_argument(
         "--filter", default="", help='e.g. "document_type=agreement and max_amount>=1e6"'
     )
@@ -187,11 +212,18 @@ def add_index_commands(command: Callable[[str, Any, str], argparse.ArgumentParse
     )
     db_option(search)
 
-    sql = command("sql", _sql, "run a read-only SQL query over the index and scratchpad")
-    sql.add_argument("query", help="one SELECT (DuckDB dialect)")
-    sql.add_argument(
-        "--folder", default=None, help="see only this folder's index and scratchpad tables"
+    sql = command(
+        "sql",
+        _sql,
+        "run a read-only SQL query over the index and scratchpad",
+        exit_status(
+            "the query ran (no rows too: a query is not a search)",
+            None,
+            "the query was not run (refused, wrong, too slow or too big; no index yet)",
+        ),
     )
+    sql.add_argument("query", help="one SELECT (DuckDB dialect)")
+    folder_argument(sql, "see only this folder's index and scratchpad tables (default: all)", None)
     sql.add_argument(
         "--limit", type=POSITIVE_INT, default=1000, help="rows printed (default: 1000)"
     )
@@ -201,7 +233,9 @@ def add_index_commands(command: Callable[[str, Any, str], argparse.ArgumentParse
     )
     db_option(sql)
 
-    status = command("status", _status, "what the index holds, per folder")
+    status = command(
+        "status", _status, "what the index holds, per folder", exit_status("done", None)
+    )
     status.add_argument("--json", action="store_true", help="print the table as JSON")
     db_option(status)
 

@@ -1,5 +1,6 @@
 """What every `fsnb` subcommand shares: one-line errors, tables on stdout, number options,
-and text made safe for a terminal (`printable`), which every line printed goes through."""
+the FOLDER argument, the exit statuses its help lists, and text made safe for a terminal
+(`printable`), which every line printed goes through."""
 
 from __future__ import annotations
 
@@ -36,14 +37,15 @@ def error(message: object) -> None:
 
 
 def print_frame(frame: pd.DataFrame, as_json: bool) -> None:
-    """Every cell in full as JSON; otherwise a table whose wide text columns are cut to fit
-    the terminal (COLUMNS, or 120 characters when not a terminal)."""
+    """Every cell in full as JSON; otherwise a table whose wide text columns fit the width
+    (COLUMNS, the terminal's, or 120 characters): cut with "…" on a terminal, wrapped onto
+    more lines when piped or written to a file, so that nothing is lost."""
     if as_json:
         print(frame.to_json(orient="records", date_format="iso", indent=2))
     else:
         from fsnb.cli.terminal import table_text
 
-        say(table_text(frame))
+        say(table_text(frame, wrap=not sys.stdout.isatty()))
 
 
 def number(kind: type[int] | type[float], least: float, what: str) -> Any:
@@ -65,6 +67,46 @@ def number(kind: type[int] | type[float], least: float, what: str) -> Any:
 
 POSITIVE_INT = number(int, 1, "a whole number of 1 or more")
 SECONDS = number(float, 1e-3, "a number of seconds above 0")
+
+
+def exit_status(done: str = "done", one: str | None = None, two: str | None = None) -> str:
+    """A command's help epilog: what each exit status means (as rg, fd and grep use them:
+    1 is "nothing found" where a command finds things, 2 an error)."""
+    codes = [f"0 {done}", *([f"1 {one}"] if one else [])]
+    codes.append(f"2 {two or 'the command could not run (bad arguments, no index yet)'}")
+    return f"exit status: {'; '.join(codes)}; 130 interrupted. Errors go to stderr, one line each."
+
+
+def folder_argument(
+    parser: argparse.ArgumentParser,
+    help: str,
+    default: str | None = ".",
+    alias: str = "--folder",
+) -> None:
+    """Add FOLDER, an optional positional after the others (as `rg PATTERN PATH` and
+    `fd PATTERN PATH` take it), and `alias`, the option that named it before (deprecated:
+    still taken, not shown; `resolve_folder` merges the two into `folder`)."""
+    parser.add_argument("folder", nargs="?", default=None, metavar="FOLDER", help=help)
+    parser.add_argument(  # left out of --help: FOLDER is the way now
+        alias, dest="folder_alias", default=None, help=argparse.SUPPRESS
+    )
+    parser.set_defaults(folder_default=default)
+
+
+def resolve_folder(args: argparse.Namespace) -> str | None:
+    """`args.folder` from FOLDER or its deprecated option (`folder_argument`); a usage
+    error (`ValueError`) when they name different folders."""
+    if not hasattr(args, "folder_alias"):
+        return getattr(args, "folder", None)
+    given, alias = args.folder, args.folder_alias
+    if given is not None and alias is not None and given != alias:
+        msg = f"two folders given, {given!r} and {alias!r}: name one (FOLDER)"
+        raise ValueError(msg)
+    args.folder = given if given is not None else alias if alias is not None else None
+    if args.folder is None:
+        args.folder = args.folder_default
+    del args.folder_alias, args.folder_default
+    return args.folder
 
 
 def db_option(parser: argparse.ArgumentParser) -> None:

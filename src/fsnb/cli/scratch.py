@@ -1,8 +1,9 @@
 """`fsnb scratch list|show|drop|clear`: the scratchpad tables on the command line.
 
-Each works on the scratchpad of `--folder` (its own tables), or without it on the shared
-one. An index file that is not there yet holds no tables and is not created; a missing
-table exits 2 with one line on stderr, as does `clear` without `--yes`.
+Each works on the scratchpad of FOLDER, the last argument (its own tables; `--folder` is
+its deprecated spelling), or without it on the shared one. An index file that is not there
+yet holds no tables and is not created; a missing table exits 2 with one line on stderr, as
+does `clear` without `--yes`.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from fsnb.cli.output import POSITIVE_INT, error, print_frame
+from fsnb.cli.output import POSITIVE_INT, error, exit_status, folder_argument, print_frame
 
 if TYPE_CHECKING:
     from fsnb.db.scratchpad import Scratchpad
@@ -69,18 +70,21 @@ def run_scratch(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_scratch_command(
-    command: Callable[[str, Any, str], argparse.ArgumentParser], epilog: str
-) -> None:
-    """Add `scratch` and its subcommands; `command(name, run, help)` makes a top-level one."""
-    scratch = command("scratch", run_scratch, "the scratchpad tables: list, show, drop, clear")
+_EXIT = exit_status("done", None, "no such table, clear without --yes, bad arguments")
+
+
+def add_scratch_command(command: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add `scratch` and its subcommands; `command(name, run, help, epilog)` makes a
+    top-level one."""
+    scratch = command(
+        "scratch", run_scratch, "the scratchpad tables: list, show, drop, clear", _EXIT
+    )
     subs = scratch.add_subparsers(dest="scratch_command", required=True, metavar="ACTION")
+    made: list[argparse.ArgumentParser] = []
 
     def sub(name: str, help: str) -> argparse.ArgumentParser:
-        parser = subs.add_parser(name, help=help, description=help, epilog=epilog)
-        parser.add_argument(
-            "--folder", default=None, help="the folder's own tables (default: the shared ones)"
-        )
+        parser = subs.add_parser(name, help=help, description=help, epilog=_EXIT)
+        made.append(parser)
         parser.add_argument(
             "--db", default=None, help="index file (default: FSNB_DB or ~/.fsnb/index.duckdb)"
         )
@@ -96,6 +100,8 @@ def add_scratch_command(
     drop.add_argument("name", help="the table")
     clear = sub("clear", "delete every table")
     clear.add_argument("--yes", action="store_true", help="confirm: drop them all")
+    for parser in made:  # FOLDER last, after the table's name
+        folder_argument(parser, "the folder's own tables (default: the shared ones)", None)
 
 
 __all__ = ["add_scratch_command", "run_scratch"]

@@ -8,13 +8,12 @@ thread of the pool's owner runs them all: a job past its time limit has its work
 (SIGKILL) and replaced, and fails with `Overtime`; a worker that dies otherwise (a crash
 in C code, killed from outside) fails its one job with `WorkerDied`. Other jobs carry on.
 
-Workers start as jobs come, up to the pool's size, and stay warm for the next jobs: each
-imports the modules it is told to (`preload`) before it takes one, and a job's clock
-starts when a ready worker takes it. A job's limit is set when it is submitted
-(`Pool.submit_within`), or from inside the job (`fsnb.documents.child.clock`), for the
-part of it that may run too long. Workers run `fsnb.documents.child`, never the caller's
-`__main__` (safe in a Jupyter kernel and in a script without a `__main__` guard), and are
-killed when their owner exits.
+Workers start as jobs come, up to the pool's size, and stay warm for the next jobs (for
+`idle_s`): each imports `preload` before it takes one; a job's clock starts when a ready
+worker takes it. A job's limit is set when it is submitted (`Pool.submit_within`), or from
+inside the job (`fsnb.documents.child.clock`). Workers run `fsnb.documents.child`, never
+the caller's `__main__` (safe in a Jupyter kernel and in a script without a guard), ignore
+interrupts, and are killed when their owner exits.
 """
 
 from __future__ import annotations
@@ -50,6 +49,9 @@ def default_workers() -> int:
     """`FSNB_WORKERS`, else the number of CPUs (at most 8)."""
     env = os.environ.get("FSNB_WORKERS")
     return max(1, int(env)) if env else min(8, os.cpu_count() or 2)
+
+
+IDLE_S = 300.0  #: seconds a warm worker waits for a job, then exits
 
 
 class Overtime(Exception):
@@ -373,7 +375,7 @@ def shared(preload: Iterable[str]) -> Pool:
     with _lock:
         pool = _shared.get(modules)
         if pool is None or pool._closed:
-            pool = _shared[modules] = Pool(default_workers(), modules, idle_s=300)
+            pool = _shared[modules] = Pool(default_workers(), modules, idle_s=IDLE_S)
         return pool
 
 

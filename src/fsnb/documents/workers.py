@@ -23,7 +23,7 @@ from fsnb.documents.cache import ParseCache
 from fsnb.documents.limits import WARM, crashed, overtime
 from fsnb.documents.model import Document
 from fsnb.documents.parse import Pipeline, default_pipeline, parse
-from fsnb.documents.pool import Overtime, Pool, WorkerDied
+from fsnb.documents.pool import IDLE_S, Overtime, Pool, WorkerDied
 from fsnb.errors import ParseError
 
 _pools: dict[tuple[int, tuple[str, ...]], Pool] = {}
@@ -98,12 +98,13 @@ def parse_on(
 
 
 def process_pool(workers: int, preload: Iterable[str] = ()) -> Pool:
-    """A pool of up to `workers` processes, started as jobs come and kept warm, shared by
-    later calls for the same `preload` and killed at exit; each worker imports Docling
-    and the modules named in `preload` as it starts."""
+    """A pool of up to `workers` processes, started as jobs come and kept warm for
+    `IDLE_S` seconds, shared by later calls for the same `preload` and killed at exit;
+    each worker ignores interrupts and imports Docling and the modules named in `preload`
+    as it starts."""
     modules = tuple(sorted(set(preload)))
     with _lock:
         pool = _pools.get((workers, modules))
         if pool is None:
-            pool = _pools[workers, modules] = Pool(workers, (*WARM, *modules))
+            pool = _pools[workers, modules] = Pool(workers, (*WARM, *modules), idle_s=IDLE_S)
         return pool

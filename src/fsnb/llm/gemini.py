@@ -2,8 +2,9 @@
 `complete_json`) sent as structured output; `GeminiLLM` is `ChatPolicy` over `GeminiModel`.
 
 Every retry is ours and visible: HTTP 429/5xx and connection errors are retried with
-exponential backoff (the SDK's own retries are switched off), and a reply that is not
-valid is re-asked (`ChatPolicy`). Each retry calls `notify`.
+exponential backoff (the SDK's own retries are switched off; a refused connection fails at
+once: nothing listens there), and a reply that is not valid is re-asked (`ChatPolicy`). Each
+retry calls `notify`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from fsnb.errors import one_line
 from fsnb.gemini_client import gemini_base_url, gemini_client
 from fsnb.llm.chat import ChatOptions, ChatPolicy
 from fsnb.llm.prices import PRICES
-from fsnb.llm.retry import RETRY_CODES, Backoff, retry_after, seconds
+from fsnb.llm.retry import RETRY_CODES, Backoff, refused, retry_after, seconds, unreachable
 from fsnb.protocol import LLMError, Message, MissingKey, Notify
 from fsnb.protocol.model import Completion
 from fsnb.protocol.usage import Tokens
@@ -84,7 +85,8 @@ class GeminiModel:
     def _generate(
         self, contents: list[types.Content], settings: types.GenerateContentConfig, notify: Notify
     ) -> types.GenerateContentResponse:
-        """One generate_content call, retried on 429/5xx and connection errors."""
+        """One generate_content call, retried on 429/5xx and connection errors (not a refused
+        connection)."""
         last = self.retries.max_retries
         for attempt in range(last + 1):
             asked: float | None = None
@@ -97,11 +99,9 @@ class GeminiModel:
                     raise LLMError(self._failure(exc, attempt + 1)) from None
                 what, asked = f"{exc.code} {exc.status or 'error'}", _server_delay(exc)
             except _TRANSIENT as exc:
-                if attempt == last:
+                if attempt == last or refused(exc):  # nothing listens there: no retry
                     where = self.base_url or "the Gemini API"
-                    tries = f"{attempt + 1} attempts"
-                    msg = f"gemini: cannot reach {where} after {tries}: {one_line(exc)}"
-                    raise LLMError(msg) from None
+                    raise LLMError(unreachable(self.backend, where, attempt + 1, exc)) from None
                 what = f"connection error ({type(exc).__name__})"
             except ValueError as exc:  # a body the SDK cannot read (not JSON, wrong shape)
                 msg = f"gemini: unreadable response from the API: {one_line(exc, 300)}"

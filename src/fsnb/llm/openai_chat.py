@@ -20,7 +20,7 @@ from fsnb import config
 from fsnb.errors import one_line
 from fsnb.llm.chat import ChatOptions, ChatPolicy
 from fsnb.llm.prices import PRICES
-from fsnb.llm.retry import RETRY_CODES, Backoff, retry_after
+from fsnb.llm.retry import RETRY_CODES, Backoff, refused, retry_after, unreachable
 from fsnb.protocol import LLMError, Message, MissingKey, Notify
 from fsnb.protocol.model import Completion
 from fsnb.protocol.structured import schema_instruction
@@ -111,8 +111,8 @@ class OpenAIModel:
         return False
 
     def _send(self, request: dict[str, Any], notify: Notify) -> ChatCompletion:
-        """One chat.completions call, retried on 429/5xx and connection errors; a 400 is
-        raised as it is, for `_degrade`."""
+        """One chat.completions call, retried on 429/5xx and connection errors (not a refused
+        connection); a 400 is raised as it is, for `_degrade`."""
         last = self.retries.max_retries
         for attempt in range(last + 1):
             asked: float | None = None
@@ -126,11 +126,9 @@ class OpenAIModel:
                 reason = exc.response.reason_phrase or "error"
                 what, asked = f"{exc.status_code} {reason}", retry_after(exc.response.headers)
             except openai.APIConnectionError as exc:
-                if attempt == last:
+                if attempt == last or refused(exc):  # nothing listens there: no retry
                     where = self.base_url or "the OpenAI API"
-                    cause = one_line(exc.__cause__ or exc, 300)
-                    msg = f"{self.backend}: cannot reach {where} after {attempt + 1} attempts: "
-                    raise LLMError(msg + cause) from None
+                    raise LLMError(unreachable(self.backend, where, attempt + 1, exc)) from None
                 what = f"connection error ({type(exc.__cause__ or exc).__name__})"
             except (openai.OpenAIError, ValueError) as exc:  # a body that is not JSON
                 msg = f"{self.backend}: unreadable response from the server: {one_line(exc, 300)}"

@@ -1,13 +1,16 @@
-"""Retries of chat backends: ours (the SDKs' own are off), with backoff, each said in the trace."""
+"""Retries of chat backends: ours (the SDKs' own are off), with backoff, each said in the trace;
+a refused connection (`refused`) is not retried: it fails at once, in one line."""
 
 from __future__ import annotations
 
 import email.utils
+import errno
 import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from fsnb.errors import one_line
 from fsnb.protocol import Notify
 
 #: HTTP statuses worth another try: rate limits and server trouble.
@@ -31,6 +34,32 @@ class Backoff:
         delay = min(self.max_delay_s, self.backoff_s * 2**attempt if asked is None else asked)
         notify(f"{backend}: {what}, retry {attempt + 1}/{self.max_retries} in {delay:.1f} s")
         time.sleep(delay)
+
+
+def refused(exc: BaseException | None) -> bool:
+    """Whether `exc`, or an error it came from, is a refused connection: nothing listens
+    at the server's address (not started, or the wrong port), so another try after a wait
+    would only delay the same answer. A reset, a timeout or a dropped reply is not one."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, ConnectionRefusedError) or (
+            isinstance(exc, OSError) and exc.errno == errno.ECONNREFUSED
+        ):
+            return True
+        if "connection refused" in str(exc).lower():  # httpx/httpcore say it in words
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def unreachable(backend: str, where: str, attempts: int, exc: BaseException) -> str:
+    """The one line a connection failure ends with: a refused connection says so at once
+    (is the server running?); another says how many attempts were made, and why."""
+    if refused(exc):
+        return f"{backend}: {where} refused the connection (is the server running there?)"
+    cause = one_line(exc.__cause__ or exc, 300) or type(exc).__name__
+    return f"{backend}: cannot reach {where} after {attempts} attempts: {cause}"
 
 
 def seconds(value: object) -> float | None:

@@ -16,12 +16,15 @@ from typing import TYPE_CHECKING, Any
 from fsnb.agent.answer_html import answer_html, inert_markdown
 from fsnb.agent.result import SECRETS_NOTE
 from fsnb.agent.trace import trace_rows
-from fsnb.text.markup import html_root
+from fsnb.text.markup import html_root, unescape_pipes
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import pandas as pd
 
     from fsnb.agent.result import ExplorationResult
+    from fsnb.notebook.evidence import PageImage
 
 TRACE_COLUMNS = ("step", "phase", "action", "target")
 DOCUMENT_COLUMNS = ("path", "title", "format", "pages", "chars", "parser", "error")
@@ -47,13 +50,17 @@ def scrub(text: str, root: str | None, label: str) -> str:
 
 
 def _cell(value: Any) -> str:
+    """A table cell's text on one line (a Markdown table escapes its pipes itself)."""
     text = "" if value is None else str(value)
-    return " ".join(text.split()).replace("|", "\\|")
+    return " ".join(text.split())
 
 
 def _md_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
     head = "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns)
-    body = ["| " + " | ".join(_cell(row.get(c)) for c in columns) + " |" for row in rows]
+    body = [
+        "| " + " | ".join(_cell(row.get(c)).replace("|", "\\|") for c in columns) + " |"
+        for row in rows
+    ]
     return "\n".join([head, *body])
 
 
@@ -67,11 +74,36 @@ def _html_table(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
 
 
 def citation_rows(result: ExplorationResult) -> list[dict[str, Any]]:
+    """The citations as table rows, each quote as the document reads (Docling's `\\|`
+    unescaped: a table that needs it escapes it again)."""
     rows = []
     for c in result.citations:
         verified = "yes" if c.verified else f"no: {c.problem}"
-        rows.append({**c.to_dict(), "id": f"[{c.id}]", "verified": verified})
+        quote = unescape_pipes(c.quote)
+        rows.append({**c.to_dict(), "id": f"[{c.id}]", "quote": quote, "verified": verified})
     return rows
+
+
+def evidence_html(result: ExplorationResult, images: Mapping[int, PageImage]) -> str:
+    """The record's evidence: per citation with an image (`fsnb.notebook.evidence.
+    record_images` bounds their number and bytes), its place and the highlighted crop, its
+    alt text the quote."""
+    figures = []
+    for c in result.citations:
+        if (image := images.get(c.id)) is None:
+            continue
+        where = html.escape(f"[{c.id}] {c.path}, page {image.page}")
+        alt = html.escape(" ".join(unescape_pipes(c.quote).split()), quote=True)
+        figures.append(
+            "<figure style='margin:6px 0'>"
+            f"<figcaption style='font-size:0.9em;opacity:0.8'>{where}</figcaption>"
+            f'<img src="{image.data_url()}" alt="{alt}" width="{image.width}"'
+            f' height="{image.height}" style="max-width:100%;height:auto;'
+            'border:1px solid #d0d7de"></figure>'
+        )
+    if not figures:
+        return ""
+    return f"<div class='fsnb-evidence'><p><b>Evidence</b></p>{''.join(figures)}</div>"
 
 
 def summary_line(result: ExplorationResult) -> str:
@@ -96,8 +128,11 @@ class Rendering:
         error: str = "",
         *,
         reveal_secrets: bool = False,
+        images: Mapping[int, PageImage] | None = None,
     ) -> None:
         self.task, self.folder, self.status, self.result = task, folder, status, result
+        #: Evidence images by citation id, shown in the HTML under the citations.
+        self.images = dict(images or {})
         #: Said on every rendering: the run sent secret values to the LLM unmasked.
         self.reveal_secrets = reveal_secrets or bool(result and result.reveal_secrets)
         root = result.folder if result else None
@@ -113,7 +148,8 @@ class Rendering:
             return self.error or f"The exploration is {self.status}."
         if self.error:
             return self._unanswered(self.result)
-        return self._scrub(self.result.answer_with_sources())
+        head, sources, quotes = self.result.answer_with_sources().partition("\nSources:\n")
+        return self._scrub(head + sources + unescape_pipes(quotes))
 
     def _unanswered(self, result: ExplorationResult) -> str:
         """Why there is no answer, and which documents were read before the run ended."""
@@ -171,6 +207,7 @@ class Rendering:
         if self.result is not None:
             if self.result.citations and not self.error:
                 parts.append(_html_table(CITATION_COLUMNS, self._citations()))
+                parts.append(evidence_html(self.result, self.images))
             if trace := self._trace():
                 table = _html_table(TRACE_COLUMNS, trace)
                 parts.append(f"<details><summary>Trace</summary>{table}</details>")

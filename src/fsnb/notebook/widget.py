@@ -3,19 +3,16 @@
 State that a saved notebook keeps (trace rows, the answer as HTML, citations, usage) lives
 in synced traitlets; the front end's requests are anywidget commands it calls with
 `experimental.invoke(name, msg)`: `_answer`, `_stop`, `_cancel`, `_show_citation` and
-`_page`. Each replies `{"ok": true, ...}`, or `{"ok": false, "error": "..."}` when it failed.
+`_page` (`fsnb.notebook.panel_state`: what is synced, and how requests reply).
 
 The run goes on in a worker thread; every change it makes to the panel is sent from the
 kernel's own thread (`fsnb.notebook.kernel_thread`). Displayed, the panel comes with a
-static record of the run (the answer, its citations and a trace summary as HTML, markdown
-and text) that is updated when the run ends: what a saved or exported notebook shows
-where no widget front end runs.
+static record of the run, updated when the run ends (`fsnb.notebook.record`): what a saved
+or exported notebook shows where no widget front end runs.
 """
 
 from __future__ import annotations
 
-import functools
-import json
 import logging
 import queue
 import threading
@@ -27,14 +24,16 @@ from typing import TYPE_CHECKING, Any
 
 import anywidget
 import traitlets as t
-from anywidget.experimental import command
 
 from fsnb.agent import events as ev
 from fsnb.agent.answer_html import answer_html
-from fsnb.agent.trace import Trace, TraceRow
-from fsnb.errors import one_line
+from fsnb.agent.trace import Trace
 from fsnb.notebook import kernel_thread
-from fsnb.notebook.display import PAGE_SIZE, Rendering, folder_label, quote_context, tab_page
+from fsnb.notebook.display import PAGE_SIZE, folder_label, tab_page
+from fsnb.notebook.evidence import panel_evidence
+from fsnb.notebook.front_end import STATIC, front_end
+from fsnb.notebook.panel_state import Reply, jsonable, request, synced_row
+from fsnb.notebook.record import Displays
 
 if TYPE_CHECKING:
     from fsnb.agent.loop import Explorer
@@ -42,52 +41,18 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Tool results longer than this are cut in the synced trace (the LLM saw the whole text).
-MAX_SYNCED_RESULT = 4000
 #: At most one trace update per this many seconds while events stream in.
 FLUSH_S = 0.15
 #: How often a cell waiting on a run sends the panel's updates.
 POLL_S = 0.05
-#: The front end: a plain ES module and its CSS, shipped in the package (no build step).
-STATIC = Path(__file__).resolve().parent.parent / "static"
-
-Reply = dict[str, Any]
 
 
-def _jsonable(data: Any) -> Any:
-    return json.loads(json.dumps(data, default=str))
-
-
-def _row_dict(row: TraceRow) -> dict[str, Any]:
-    data = row.to_dict()
-    result = row.result or ""
-    if len(result) > MAX_SYNCED_RESULT:
-        rest = len(result) - MAX_SYNCED_RESULT
-        data["result"] = result[:MAX_SYNCED_RESULT] + f"\n… ({rest:,} more characters)"
-    return _jsonable(data)
-
-
-def _request(handler: Callable[[ExplorePanel, dict[str, Any]], Reply | None]) -> Any:
-    """An anywidget command for a front-end request; a failure is logged and becomes an
-    `{"ok": false, "error": ...}` reply, so the front end can show it."""
-
-    @functools.wraps(handler)
-    def run(panel: ExplorePanel, msg: Any, buffers: list[bytes]) -> tuple[Reply, list[bytes]]:
-        try:
-            reply = handler(panel, msg if isinstance(msg, dict) else {})
-        except Exception as exc:
-            log.exception("fsnb panel: the %s request failed", handler.__name__)
-            return {"ok": False, "error": one_line(exc) or type(exc).__name__}, []
-        return {"ok": True, **(reply or {})}, []
-
-    return command(run)
-
-
-class ExplorePanel(anywidget.AnyWidget):
+class ExplorePanel(Displays, anywidget.AnyWidget):
     """Live view of one exploration: `panel.attach(explorer, task)`, then `panel.result`."""
 
-    _esm = STATIC / "widget.js"
-    _css = STATIC / "widget.css"
+    #: A loader; the front end (widget.js, widget.css) is the kernel's shared `_front`.
+    _esm = STATIC / "loader.js"
+    _front = anywidget.WidgetTrait().tag(sync=True)  # anywidget's composition: "anywidget:ID"
 
     task = t.Unicode("").tag(sync=True)
     folder = t.Unicode("").tag(sync=True)
@@ -96,6 +61,9 @@ class ExplorePanel(anywidget.AnyWidget):
     #: The run sends secret values in files to the LLM unmasked (shown as a badge).
     reveal_secrets = t.Bool(False).tag(sync=True)
     status = t.Unicode("idle").tag(sync=True)  # idle|running|waiting|stopping|done|error|cancelled
+    stopped = t.Bool(False).tag(sync=True)  # stopped early, then answered from what was read
+    #: Evidence images in the record (None: unless FSNB_EVIDENCE_IMAGES=0; not synced).
+    evidence_images = t.Bool(None, allow_none=True)
     trace = t.List(t.Dict()).tag(sync=True)  # TraceRow dicts, one per step
     answer = t.Unicode("")  # the markdown, for Python; the front end gets answer_html
     answer_html = t.Unicode("").tag(sync=True)
@@ -109,7 +77,7 @@ class ExplorePanel(anywidget.AnyWidget):
     tables = t.Dict().tag(sync=True)  # the first page of the scratchpad's tables
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        super().__init__(_front=front_end(), **kwargs)
         self._lock = threading.RLock()
         self._pending: list[ev.Event] = []
         self._trace = Trace()
@@ -174,7 +142,7 @@ class ExplorePanel(anywidget.AnyWidget):
                 self.backend, self.model = explorer.llm.backend, explorer.llm.model
                 self.reveal_secrets = bool(getattr(explorer, "reveal_secrets", False))
                 self.trace, self.answer, self.answer_html, self.citations = [], "", "", []
-                self.usage = {}
+                self.usage, self.stopped = {}, False
                 self.error, self.question, self.status = "", "", "running"
                 self.thread = thread
 
@@ -285,8 +253,9 @@ class ExplorePanel(anywidget.AnyWidget):
         with self.hold_sync():
             if result is not None:
                 self.answer, self.answer_html = result.answer, answer_html(result.answer)
-                self.citations = _jsonable([c.to_dict() for c in result.citations])
-                self.usage = _jsonable(result.usage.to_dict())
+                self.citations = jsonable([c.to_dict() for c in result.citations])
+                self.usage = jsonable(result.usage.to_dict())
+                self.stopped = result.stopped
             self.status = result.status if result is not None else "error"
             self.error = "" if self.status == "cancelled" else error  # the status says it
             self.question = ""
@@ -321,25 +290,8 @@ class ExplorePanel(anywidget.AnyWidget):
                 if isinstance(e, ev.UsageUpdate):
                     usage.update({k: v for k, v in e.to_dict().items() if k not in ("kind", "at")})
             with self.hold_sync():
-                self.trace = [self._with_view(_row_dict(row), row) for row in self._trace.rows]
+                self.trace = [synced_row(row, self._views) for row in self._trace.rows]
                 self.usage = usage
-
-    def _with_view(self, data: dict[str, Any], row: TraceRow) -> dict[str, Any]:
-        """The row, with `view_html` (a tree or disk-usage view) for a `tree` or
-        `disk_usage` step that worked, drawn once per step from the data it returned, and
-        `query` (its SQL, columns, first rows and row count) for a `query_data` step."""
-        from fsnb.notebook.fsviews import step_view_html
-
-        if row.tool is None or row.ok is not True:
-            return data
-        if row.tool == "query_data" and "sql" in row.data:
-            keys = ("sql", "columns", "rows", "row_count", "more_rows")
-            data["query"] = _jsonable({k: row.data.get(k) for k in keys})
-        if row.step not in self._views:
-            self._views[row.step] = step_view_html(row.tool, row.data)
-        if self._views[row.step]:
-            data["view_html"] = self._views[row.step]
-        return data
 
     def _ask(self, question: str) -> str | None:
         """The agent's `ask` callback (worker thread): show the question, wait for the
@@ -367,23 +319,23 @@ class ExplorePanel(anywidget.AnyWidget):
 
     # -- requests from the front end (anywidget commands) -------------------------------
 
-    @_request
+    @request
     def _answer(self, msg: dict[str, Any]) -> None:
         self.answer_question(str(msg.get("answer", "")))
 
-    @_request
+    @request
     def _stop(self, msg: dict[str, Any]) -> None:
         self.stop()
 
-    @_request
+    @request
     def _cancel(self, msg: dict[str, Any]) -> None:
         self.cancel()
 
-    @_request
+    @request
     def _show_citation(self, msg: dict[str, Any]) -> Reply:
         return self.citation_context(int(msg["id"]))
 
-    @_request
+    @request
     def _page(self, msg: dict[str, Any]) -> Reply:
         tab, table = str(msg.get("tab", "documents")), str(msg.get("table") or "")
         page, size = int(msg.get("page", 0)), int(msg.get("size", PAGE_SIZE))
@@ -395,16 +347,16 @@ class ExplorePanel(anywidget.AnyWidget):
         return {"tab": tab, "table": table, **reply}
 
     def citation_context(self, number: int) -> Reply:
-        """Citation `[number]` with the text around its quote in the document, and `file`:
-        the document's absolute path, which the front end opens in JupyterLab (when under
-        its root folder) or offers to copy. It is in this reply only, not in saved state."""
+        """Citation `[number]` with its evidence (`fsnb.notebook.evidence.panel_evidence`:
+        the text around its quote, a PDF's page with the quote highlighted, or a note), and
+        `file`: the document's absolute path, which the front end opens in JupyterLab (when
+        under its root folder) or offers to copy. In this reply only, not in saved state."""
         cite = next((c for c in self.citations if c.get("id") == number), None)
         if cite is None:
             msg = f"no citation [{number}]"
             raise LookupError(msg)
-        context = quote_context(self._root, cite)
         file = str(Path(self._root, cite["path"])) if self._root and cite.get("path") else ""
-        return {**cite, **context, "file": file}
+        return {**cite, **panel_evidence(self._root, cite), "file": file}
 
     def page(
         self,
@@ -440,59 +392,3 @@ class ExplorePanel(anywidget.AnyWidget):
                 self.documents = pages["documents"]
             if "scratchpad" in pages:
                 self.tables = pages["scratchpad"]
-
-    # -- display: the live view and the static record ----------------------------------
-
-    def rendering(self) -> Rendering:
-        return Rendering(
-            self.task,
-            self.folder,
-            self.status,
-            self._result,
-            self.error,
-            reveal_secrets=self.reveal_secrets,
-        )
-
-    def record(self) -> tuple[dict[str, str], dict[str, Any]]:
-        """The static record of the run: deterministic text/html, text/markdown and
-        text/plain of the answer, its citations and a trace summary; timings in metadata."""
-        bundle = self.rendering().bundle()
-        bundle["text/html"] = f"<div class='fsnb-record'>{bundle['text/html']}</div>"
-        usage = self._result.usage.to_dict() if self._result else self.usage
-        keys = ("wall_s", "llm_calls", "total_tokens", "cost_usd")
-        return bundle, {"fsnb": {k: usage[k] for k in keys if k in usage}}
-
-    def display_view(self) -> None:
-        """Display the live panel alone."""
-        from IPython.display import display
-
-        data, metadata = self._repr_mimebundle_()
-        display(data, metadata=metadata, raw=True)
-
-    def display_record(self) -> None:
-        """Display the static record; the panel updates it (wherever shown) when the run ends.
-        In a live front end the panel hides the record shown right under it."""
-        from IPython.display import display
-
-        data, metadata = self.record()
-        display(data, metadata=metadata, raw=True, display_id=self._record_id)
-        self._record_shown = True
-
-    def _update_record(self) -> None:
-        if self._record_shown:
-            from IPython.display import update_display
-
-            data, metadata = self.record()
-            update_display(data, metadata=metadata, raw=True, display_id=self._record_id)
-
-    def _ipython_display_(self) -> None:
-        """The live panel, then the static record for saved and exported notebooks."""
-        self.display_view()
-        self.display_record()
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The widget view, and one line of text for where widgets do not render."""
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle or {}, {})
-        text = f"ExplorePanel: {self.task} ({self.folder})" if self.task else "ExplorePanel"
-        return {**data, "text/plain": text}, metadata or {}

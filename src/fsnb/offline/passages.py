@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
 
+from fsnb.offline.english import zipf
 from fsnb.offline.ranking import QUESTION_WORDS, tokens
 from fsnb.offline.tuning import Tuning
 from fsnb.text.segments import Span
@@ -223,12 +224,10 @@ _TYPE_WORD = re.compile(r"\b(?:which|what)\s+(?:kind|type|sort)?(?:\s+of)?\s*(\w
 
 def absent_words(question: Question, df: Mapping[str, int], rare: float) -> list[str]:
     """The question's words that no document of the folder holds and that are uncommon in
-    English (Zipf frequency below `rare`, from wordfreq): "turnover", "warranty". A folder
-    that never uses such a word does not state what the question asks about it; a common
-    word ("happen", "people") or the kind of answer asked for ("which firm") may just be
-    worded otherwise in the documents."""
-    from wordfreq import zipf_frequency  # loads its word list on first use
-
+    English (Zipf frequency below `rare`, wordfreq's figures from `fsnb.offline.english`):
+    "turnover", "warranty". A folder that never uses such a word does not state what the
+    question asks about it; a common word ("happen", "people") or the kind of answer asked
+    for ("which firm") may just be worded otherwise in the documents."""
     types = {m.group(1).lower() for m in _TYPE_WORD.finditer(question.text)} & _ANSWER_TYPES
     out = []
     for word in dict.fromkeys(re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*", question.text)):
@@ -237,7 +236,7 @@ def absent_words(question: Question, df: Mapping[str, int], rare: float) -> list
         if not terms or low in types or any(df.get(t) for t in terms):
             continue
         content = terms[0] in question.content and question.weight(terms[0]) >= 1.0
-        if content and zipf_frequency(low, "en") < rare:
+        if content and zipf(low) < rare:
             out.append(word)
     return out
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from fsnb.offline.english import FLOOR
+
 
 @dataclass(frozen=True)
 class Tuning:
@@ -138,8 +140,9 @@ class Tuning:
     """A phrase of the question ("credit limit") whose words never come within this many
     words of each other in the documents read is not stated there."""
     rare_word: float = 4.5
-    """A question word no document holds, rarer than this in English (Zipf frequency),
-    means the folder does not state the answer."""
+    """A question word no document holds, rarer than this in English (Zipf frequency, from
+    the word list of `fsnb.offline.english`: at least its floor, 3.0), means the folder does
+    not state the answer."""
     found_share: float = 0.5
     """Share of the question's weight the folder must hold for an answer at all."""
     best_share: float = 0.2
@@ -152,6 +155,11 @@ class Tuning:
     """Similarity a named reference ('the Escrow Agreement') needs with a file's title."""
     document_match: float = 0.6
     """The same for a 'Document: <Title>' reference, which is surely a document."""
+
+    def __post_init__(self) -> None:
+        if self.rare_word < FLOOR:
+            msg = f"rare_word must be at least {FLOOR}: the English word list stops there"
+            raise ValueError(msg)
 
     @classmethod
     def parse(cls, overrides: list[str]) -> Tuning:

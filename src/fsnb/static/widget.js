@@ -2,6 +2,7 @@
 // State comes from synced traits (task, status, trace rows, answer_html, citations, usage, ...),
 // all computed in Python: this module only draws them. Requests go to Python as anywidget
 // commands (`experimental.invoke`): _answer, _stop, _show_citation, _page.
+// Where it renders, it hides the static record of its run that the kernel shows under it.
 
 // Inline SVG icons (16x16, stroked with currentColor): no icon font, no emoji font needed.
 const PATHS = {
@@ -99,21 +100,51 @@ function cellText(v) {
   return v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
 }
 
-/** A table of `rows` (objects keyed by column, or arrays in column order). Options:
- *  `onRowClick(row)`; `sort` ({index, descending}) and `onSort(index)`: the headers
- *  become buttons that sort, the sorted one marked ▲ or ▼. */
+// Money-like columns show cents; ISO dates (and midnight timestamps) show as dates.
+const MONEY = /amount|price|total|cost|fee|usd|eur|gbp|dollar|spen[dt]|revenue|balance|charge|paid|payment|salary|budget/i;
+const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A cell as shown: integers with thousands separators, floats rounded (2 decimals in a
+ *  money-like column, else at most 4 decimals or 4 significant digits), ISO dates as dates. */
+export function formatCell(v, money = false) {
+  if (typeof v === "number" && Number.isFinite(v)) {
+    if (Number.isInteger(v)) return v.toLocaleString("en-US");
+    if (money) return v.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    return v.toLocaleString("en-US", Math.abs(v) >= 1 ? { maximumFractionDigits: 4 } : { maximumSignificantDigits: 4 });
+  }
+  const date = typeof v === "string" ? ISO_DATE.exec(v) : null;
+  if (date) {
+    const [, day, time, seconds, zone] = date;
+    if (!time || (time === "00:00" && (!seconds || seconds === "00") && !zone)) return day;
+    return `${day} ${time}${seconds && seconds !== "00" ? `:${seconds}` : ""}${zone ? ` ${zone}` : ""}`;
+  }
+  return cellText(v);
+}
+
+/** A table of `rows` (objects keyed by column, or arrays in column order); a column of
+ *  numbers is right-aligned. Options: `onRowClick(row)`; `sort` ({index, descending}) and
+ *  `onSort(index)`: the headers become buttons that sort, the sorted one marked ▲ or ▼. */
 function table(columns, rows, { onRowClick = null, sort = null, onSort = null } = {}) {
+  const value = (row, c, i) => (Array.isArray(row) ? row[i] : row[c]);
+  const numeric = columns.map((c, i) => {
+    const values = rows.map((row) => value(row, c, i)).filter((v) => v !== null && v !== undefined);
+    return values.length > 0 && values.every((v) => typeof v === "number");
+  });
+  const num = (i) => (numeric[i] ? "fsnb-num" : null);
   const head = h("tr", {}, columns.map((c, i) => {
-    if (!onSort) return h("th", { text: c });
+    if (!onSort) return h("th", { class: num(i), text: c });
     const active = sort && sort.index === i;
     const mark = active ? (sort.descending ? " ▼" : " ▲") : "";
-    return h("th", { "aria-sort": active ? (sort.descending ? "descending" : "ascending") : null },
+    return h("th", { class: num(i), "aria-sort": active ? (sort.descending ? "descending" : "ascending") : null },
       h("button", { type: "button", class: "fsnb-sort", "data-testid": "fsnb-sort", title: `sort by ${c}`, text: `${c}${mark}`, onclick: () => onSort(i) }));
   }));
   const body = rows.map((row) => {
     const open = onRowClick ? () => onRowClick(row) : null;
     return h("tr", { class: open ? "fsnb-clickable" : null, tabindex: open ? "0" : null, onclick: open, onkeydown: open ? onActivate(open) : null },
-      columns.map((c, i) => h("td", { text: cellText(Array.isArray(row) ? row[i] : row[c]) })));
+      columns.map((c, i) => {
+        const v = value(row, c, i);
+        return h("td", { class: num(i), title: typeof v === "number" && !Number.isInteger(v) ? String(v) : null, text: formatCell(v, MONEY.test(c)) });
+      }));
   });
   return h("table", { class: "fsnb-table" }, h("thead", {}, head), h("tbody", {}, body));
 }
@@ -168,6 +199,78 @@ function copyText(text, button) {
     });
 }
 
+// -- the static record under a live panel ----------------------------------------------------
+// The kernel shows a static record of each run beside its panel, for saved and exported
+// notebooks. Where the panel renders it hides the first record of its run that follows it
+// in the page (same data-fsnb-key: a hash of the question and folder, as
+// fsnb.notebook.record computes it), in whatever markup the front end wraps outputs in.
+
+/** 32-bit FNV-1a of `${task}\n${folder}` (UTF-8), as 8 hex digits. */
+export function recordKey(task, folder) {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(`${task}\n${folder}`)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, "0");
+}
+
+/** The record of the run of `panel` (a .fsnb-panel with its data-fsnb-key): the first one
+ *  with its key after it in the page, unless another panel of the same run comes first. */
+function recordAfter(panel) {
+  const key = panel.dataset.fsnbKey;
+  for (const node of panel.ownerDocument.querySelectorAll(".fsnb-panel, .fsnb-record")) {
+    if (node === panel || node.dataset.fsnbKey !== key) continue;
+    if (!(panel.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING)) continue;
+    return node.classList.contains("fsnb-record") ? node : null;
+  }
+  return null;
+}
+
+/** The output that holds `record`: its highest ancestor holding nothing else (not the panel). */
+function outputOf(record, panel) {
+  const media = (node) => node.querySelectorAll("img,canvas,svg,video,iframe").length;
+  const text = record.textContent.trim();
+  let node = record;
+  while (node.parentElement && node.parentElement !== node.ownerDocument.body) {
+    const up = node.parentElement;
+    if (up.contains(panel) || up.textContent.trim() !== text || media(up) !== media(record)) break;
+    node = up;
+  }
+  return node;
+}
+
+const livePanels = new Set(); // each rendered panel's hideRecord
+let recordWatch = null;
+function watchRecords() {
+  if (recordWatch || typeof MutationObserver === "undefined") return;
+  const ours = ".fsnb-record, .fsnb-panel"; // a record shown, or a panel put in the page
+  const isRecord = (n) => n.nodeType === 1 && (n.matches(ours) || n.querySelector(ours) !== null);
+  recordWatch = new MutationObserver((changes) => {
+    if (changes.some((change) => [...change.addedNodes].some(isRecord))) livePanels.forEach((hide) => hide());
+  });
+  recordWatch.observe(document.body, { childList: true, subtree: true });
+}
+
+// -- the evidence of an opened citation ---------------------------------------------------------
+
+/** A PDF's cited page (a PNG from the kernel, the quote highlighted in it) in a scrolling
+ *  box, scrolled to the highlight once the image is laid out. */
+function pageView(ev, alt) {
+  if (!ev || typeof ev.image !== "string" || !ev.image.startsWith("data:image/png;base64,")) return null;
+  const img = h("img", { class: "fsnb-evidence-img", "data-testid": "fsnb-evidence-img", src: ev.image, alt,
+    width: ev.width, height: ev.height, "data-box": ev.box ? JSON.stringify(ev.box) : null });
+  const view = h("div", { class: "fsnb-evidence-page", "data-testid": "fsnb-evidence", tabindex: "0", "aria-label": `page ${ev.page}` }, img);
+  const sized = typeof ResizeObserver !== "undefined" ? new ResizeObserver(() => reveal()) : null;
+  const reveal = () => {
+    if (!ev.box || !img.naturalHeight || !img.clientHeight) return;
+    const k = img.clientHeight / img.naturalHeight;
+    const [, y0, , y1] = ev.box;
+    view.scrollTop = Math.max(0, ((y0 + y1) / 2) * k - view.clientHeight / 2);
+    if (sized) sized.disconnect(); // once: then the reader scrolls
+  };
+  img.addEventListener("load", reveal);
+  if (sized) sized.observe(img);
+  return view;
+}
+
 // -- the widget ---------------------------------------------------------------------------
 
 let views = 0; // ids that tie a trace row to its detail (aria-controls)
@@ -183,6 +286,8 @@ export default {
     let scratchTable = null;
 
     const status = h("span", { class: "fsnb-status", "data-testid": "fsnb-status" });
+    const stoppedMark = h("span", { class: "fsnb-stopped", "data-testid": "fsnb-stopped", text: "stopped early",
+      title: "Stopped before the end: the answer comes from what was read by then" });
     // Stop: the agent finishes its step and answers from what it read; while it does, the
     // same button cancels at once (no answer; the trace and the documents read are kept).
     const stop = h("button", { type: "button", class: "fsnb-stop", "data-testid": "fsnb-stop", text: "Stop",
@@ -193,7 +298,7 @@ export default {
       } });
     const meta = h("div", { class: "fsnb-meta" });
     const header = h("header", { class: "fsnb-header" },
-      h("div", { class: "fsnb-title" }, h("div", { class: "fsnb-task" }), meta), h("div", { class: "fsnb-controls" }, status, stop));
+      h("div", { class: "fsnb-title" }, h("div", { class: "fsnb-task" }), meta), h("div", { class: "fsnb-controls" }, stoppedMark, status, stop));
     const askText = h("div", { class: "fsnb-ask-question" });
     const askInput = h("input", { type: "text", placeholder: "Your answer…", "aria-label": "answer" });
     const askNote = h("div", { class: "fsnb-note", role: "status" });
@@ -215,8 +320,8 @@ export default {
     const box = h("div", { class: "fsnb-citation-box fsnb-citation-quote", "data-testid": "fsnb-citation-quote", role: "region", "aria-label": "cited passage", hidden: true });
     const sources = h("div", { class: "fsnb-sources-wrap" });
     const usage = h("div", { class: "fsnb-usage", "data-testid": "fsnb-usage" });
-    const tabs = h("nav", { class: "fsnb-tabs", role: "tablist" });
-    const body = h("div", { class: "fsnb-tab-body" });
+    const tabs = h("nav", { class: "fsnb-tabs", role: "tablist", "aria-label": "views of the run" });
+    const body = h("div", { class: "fsnb-tab-body", role: "tabpanel", id: `${uid}-tabpanel` });
     // A follow-up's earlier questions and answers, oldest first, folded above the question.
     const thread = h("details", { class: "fsnb-thread", "data-testid": "fsnb-thread" });
     const panel = h("div", { class: "fsnb-panel tex2jax_ignore mathjax_ignore", "data-testid": "fsnb-panel" },
@@ -255,18 +360,16 @@ export default {
       const ctx = contexts.get(String(n));
       const src = { ...(cite || {}), ...(ctx && !ctx.error ? ctx : {}) };
       const where = src.path ? `${src.path}${src.page ? `, page ${src.page}` : ""}` : "no source";
-      const quote = h("blockquote", { class: "fsnb-citation-passage" });
-      const tidy = (text) => text.replace(/\s*\n\s*\n\s*/g, "\n");
-      if (ctx && (ctx.before || ctx.after)) {
-        quote.append(h("span", { class: "fsnb-context", text: `…${tidy(ctx.before)}` }), h("mark", { text: ctx.match }),
-          h("span", { class: "fsnb-context", text: `${tidy(ctx.after)}…` }));
-      } else {
-        quote.textContent = cite ? cite.quote : `[${n}] has no source`;
-      }
-      const flag = cite && !cite.verified ? h("span", { class: "fsnb-unverified", text: `unverified: ${cite.problem}` }) : null;
-      const note = ctx && ctx.error ? h("div", { class: "fsnb-note", text: `The passage's context could not be loaded: ${ctx.error}` }) : null;
+      // the passage with its context: HTML built in Python, every character escaped
+      let quote = h("blockquote", { class: "fsnb-citation-passage", text: cite ? cite.quote : `[${n}] has no source` });
+      if (ctx && ctx.passage_html) quote = h("div", { class: "fsnb-passage" }, inertHtml(ctx.passage_html));
+      const page = ctx && !ctx.error ? pageView(ctx.evidence, cite ? cite.quote : "") : null;
+      if (page) quote = h("details", { class: "fsnb-passage-text" }, h("summary", { text: "text" }), quote);
+      const flag = cite && !cite.verified ? h("span", { class: "fsnb-unverified", "data-testid": "fsnb-unverified", text: `unverified: ${cite.problem}` }) : null;
+      const problem = ctx && ctx.error ? `The passage could not be loaded: ${ctx.error}` : ctx && ctx.note ? ctx.note : "";
+      const note = problem ? h("div", { class: "fsnb-note", "data-testid": "fsnb-evidence-note", text: problem }) : null;
       box.replaceChildren(h("div", { class: "fsnb-citation-head" }, h("b", { text: `[${n}]` }), h("span", { class: "fsnb-citation-where", text: where }), fileAction(src), flag,
-        h("button", { type: "button", class: "fsnb-close", "aria-label": "close", text: "×", onclick: () => { box.hidden = true; openCitation = null; } })), quote, ...(note ? [note] : []));
+        h("button", { type: "button", class: "fsnb-close", "aria-label": "close", title: "close (Escape)", text: "×", onclick: closeCitation })), ...[page, note, quote].filter(Boolean));
       if (cite && !ctx) {
         contexts.set(String(n), { pending: true });
         request(experimental, "_show_citation", { id: Number(n) })
@@ -275,6 +378,18 @@ export default {
           .finally(() => { if (String(openCitation) === String(n) && !box.hidden) showCitation(n, openAnchor); });
       }
     }
+
+    function closeCitation() {
+      box.hidden = true;
+      openCitation = null;
+      if (openAnchor && openAnchor.isConnected) openAnchor.focus();
+    }
+    panel.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || box.hidden) return;
+      e.preventDefault();
+      e.stopPropagation(); // the notebook's own Escape (command mode) is not wanted here
+      closeCitation();
+    });
 
     panel.addEventListener("click", (e) => {
       const target = e.target.closest(".fsnb-citation, .fsnb-source");
@@ -287,8 +402,10 @@ export default {
       const m = model.get("model");
       meta.replaceChildren(h("span", { class: "fsnb-folder" }, icon("folder"), ` ${model.get("folder")}`),
         h("span", { class: "fsnb-backend", text: backend ? `${backend}${m && m !== backend ? ` · ${m}` : ""}` : "" }),
-        model.get("reveal_secrets") ? h("span", { class: "fsnb-secrets", "data-testid": "fsnb-secrets", title: "reveal_secrets: secret values in files were sent to the LLM unmasked", text: "secrets revealed to the model" }) : null);
+        ...(model.get("reveal_secrets") ? [h("span", { class: "fsnb-secrets", "data-testid": "fsnb-secrets", title: "reveal_secrets: secret values in files were sent to the LLM unmasked", text: "secrets revealed to the model" })] : []));
+      panel.dataset.fsnbKey = recordKey(model.get("task") || "", model.get("folder") || "");
       const s = model.get("status");
+      stoppedMark.hidden = !(model.get("stopped") && s === "done");
       status.textContent = STATUS_TEXT[s] || s;
       status.dataset.status = s;
       panel.dataset.status = s;
@@ -468,20 +585,33 @@ export default {
       }
     }
 
+    // Tabs: a click, or the arrow keys (Home, End) on the focused tab, opens one.
+    const TABS = [["trace", "Trace"], ["documents", "Documents"], ["scratchpad", "Scratchpad"]];
+    function openTab(name, focus = false) {
+      tab = name;
+      if (name === "documents") requestPage("documents", 0);
+      if (name === "scratchpad") { scratchTable = null; requestPage("scratchpad", 0); }
+      renderTabs(); renderBody();
+      if (focus) tabs.querySelector(`[data-tab="${name}"]`).focus();
+    }
+    function onTabKey(e) {
+      const at = TABS.findIndex(([name]) => name === tab);
+      const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: TABS.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      e.stopPropagation();
+      openTab(TABS[(to + TABS.length) % TABS.length][0], true);
+    }
     function renderTabs() {
-      const names = [["trace", "Trace"], ["documents", "Documents"], ["scratchpad", "Scratchpad"]];
-      tabs.replaceChildren(...names.map(([name, label]) => h("button", { type: "button", role: "tab",
-        class: `fsnb-tab${tab === name ? " fsnb-tab-active" : ""}`, "data-tab": name, "aria-selected": String(tab === name), text: label,
-        onclick: () => {
-          tab = name;
-          if (name === "documents") requestPage("documents", 0);
-          if (name === "scratchpad") { scratchTable = null; requestPage("scratchpad", 0); }
-          renderTabs(); renderBody();
-        } })));
+      tabs.replaceChildren(...TABS.map(([name, label]) => h("button", { type: "button", role: "tab", id: `${uid}-tab-${name}`,
+        class: `fsnb-tab${tab === name ? " fsnb-tab-active" : ""}`, "data-tab": name, "aria-selected": String(tab === name),
+        "aria-controls": `${uid}-tabpanel`, tabindex: tab === name ? "0" : "-1", text: label,
+        onclick: () => openTab(name), onkeydown: onTabKey })));
+      body.setAttribute("aria-labelledby", `${uid}-tab-${tab}`);
     }
 
     const handlers = [
-      ["change:task change:folder change:backend change:model change:status change:error change:reveal_secrets", () => { renderHeader(); renderUsage(); if (tab === "trace") renderBody(); }],
+      ["change:task change:folder change:backend change:model change:status change:stopped change:error change:reveal_secrets", () => { renderHeader(); renderUsage(); hideRecord(); if (tab === "trace") renderBody(); }],
       ["change:question", renderAsk],
       ["change:thread", renderThread],
       ["change:answer_html change:citations", () => { contexts.clear(); renderAnswer(); }],
@@ -489,12 +619,29 @@ export default {
       ["change:trace", () => { if (tab === "trace" || (tab === "scratchpad" && !scratchTable)) renderBody(); }],
       ["change:documents change:tables", () => { pages.documents = null; pages.scratchpad = null; if (tab !== "trace") renderBody(); }],
     ];
+    // The record of this run, shown under the panel for pages without widgets, is hidden here.
+    let hidden = null;
+    function hideRecord() {
+      const record = panel.isConnected ? recordAfter(panel) : null;
+      if (!record) return;
+      const output = outputOf(record, panel);
+      if (hidden && hidden !== output && hidden.isConnected) hidden.style.display = "";
+      output.style.display = "none";
+      hidden = output;
+    }
+
     const each = (names, fn, method) => { for (const name of names.split(" ")) model[method](name, fn); };
     for (const [names, fn] of handlers) each(names, fn, "on");
     renderThread(); renderHeader(); renderAsk(); renderAnswer(); renderUsage(); renderTabs(); renderBody();
+    livePanels.add(hideRecord);
+    watchRecords();
+    hideRecord();
+    requestAnimationFrame(hideRecord); // once the front end has put the panel in the page
 
     return () => {
       for (const [names, fn] of handlers) each(names, fn, "off");
+      livePanels.delete(hideRecord);
+      if (hidden && hidden.isConnected) hidden.style.display = ""; // no panel: the record shows
     };
   },
 };

@@ -4,6 +4,9 @@ JupyterLab typesets `$...$` in HTML outputs as maths (MathJax 3), as do classic 
 and exported HTML (MathJax 2) and KaTeX-based front ends: `$473.26 ... $1,200` in an
 answer would come out as a formula. fsnb shows dollar amounts, never maths, so each root
 carries the classes these typesetters skip.
+
+Docling's Markdown writes a literal pipe as `\\|`; `unescape_pipes` turns it back wherever
+a quote is shown outside a Markdown table.
 """
 
 from __future__ import annotations
@@ -17,4 +20,9 @@ def html_root(body: str, kind: str) -> str:
     return f"<div class='{kind} {NO_MATH}'>{body}</div>"
 
 
-__all__ = ["NO_MATH", "html_root"]
+def unescape_pipes(text: str) -> str:
+    """`text` with Docling's escaped pipes (`\\|`) as plain `|`."""
+    return text.replace("\\|", "|")
+
+
+__all__ = ["NO_MATH", "html_root", "unescape_pipes"]
