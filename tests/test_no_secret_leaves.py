@@ -331,11 +331,13 @@ def test_masking_runs_within_the_runs_deadline(tmp_path: Path, monkeypatch: pyte
 
     monkeypatch.setattr(steps, "mask_outcome", slow)
     script = [Action.call("read", "read it", path="note.txt"), Action.stop("$40", "done")]
-    explorer = Explorer(tmp_path, ReplayLLM(script), timeout_s=0.5, use_index=False)
+    # a limit far past what reaching the tool takes on a loaded machine, and far short of
+    # the masker's wait: the run can only end at the limit, in the tool
+    explorer = Explorer(tmp_path, ReplayLLM(script), timeout_s=3, use_index=False)
     done: list[Any] = []
     worker = threading.Thread(target=lambda: done.append(explorer.run("What is the fee?")))
     worker.start()
     worker.join(60)
     release.set()
     assert done, "the run waited for the masker past its deadline"
-    assert done[0].error.startswith("timed out after 0.5 s (while running tool read)")
+    assert done[0].error.startswith("timed out after 3 s (while running tool read)")
