@@ -28,8 +28,9 @@ from fsnb.documents.pdf_text import pdf_opening
 from fsnb.errors import ParseError
 from fsnb.security import Sandbox
 
-#: PDFium is not thread-safe: one opening is read at a time.
-_PDFIUM = threading.Lock()
+#: PDFium is not thread-safe: one PDF is read at a time in this process (openings, and the
+#: evidence pages of `fsnb.notebook.evidence`).
+PDFIUM_LOCK = threading.Lock()
 
 
 def opening(
@@ -60,7 +61,7 @@ def opening(
         if not handle.read(5).startswith(b"%PDF-"):
             return parse(file, **again)  # its error, cached
         handle.seek(0)
-        with _PDFIUM:
+        with PDFIUM_LOCK:
             pages, count = pdf_opening(handle, name, chars)
     if not pages:  # no text layer, or nothing read: the full parse says why
         return parse(file, **again)

@@ -154,10 +154,10 @@ def page_image(root: str, cite: dict[str, Any], *, crop: bool = False) -> PageIm
 def _render(handle: Any, name: str, page: int | None, quote: str, crop: bool) -> PageImage:
     import pypdfium2 as pdfium
 
-    from fsnb.documents.opening import _PDFIUM  # PDFium is not thread-safe
+    from fsnb.documents.opening import PDFIUM_LOCK  # PDFium is not thread-safe
     from fsnb.errors import ParseError
 
-    with _PDFIUM:
+    with PDFIUM_LOCK:
         try:
             pdf = pdfium.PdfDocument(handle)
         except pdfium.PdfiumError as exc:
