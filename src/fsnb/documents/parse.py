@@ -25,6 +25,7 @@ from fsnb.documents.cache import ParseCache
 from fsnb.documents.child import in_worker
 from fsnb.documents.limits import Limits, TooLarge, overtime, within
 from fsnb.documents.model import Document, PageSpan
+from fsnb.documents.pdf_text import corrupt_pdf
 from fsnb.documents.reflow import Line, reflow
 from fsnb.documents.text import looks_binary, read_text
 from fsnb.errors import EMPTY_FILE, AccessDenied, ParseError
@@ -315,7 +316,7 @@ def _why_no_text(data: bytes) -> str:
     try:
         pypdfium2.PdfDocument(data).close()
     except pypdfium2.PdfiumError as exc:
-        return f"corrupt PDF: {str(exc).rstrip('.')}"
+        return corrupt_pdf(exc)
     return "no text layer (a scanned PDF needs OCR, which the native pipeline does not run)"
 
 

@@ -9,7 +9,7 @@ parser's cells are), with the loose (font-height) boxes the native parser also r
 from __future__ import annotations
 
 import re
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from fsnb.documents.reflow import Line, reflow
 from fsnb.errors import ParseError
@@ -20,6 +20,22 @@ _CELL_GAP = 0.5
 _BREAK = re.compile(r"\r\n|[\r\n]")
 
 
+def corrupt_pdf(exc: BaseException) -> str:
+    """Why PDFium could not read a PDF (or one of its pages), as a `ParseError` says it."""
+    return f"corrupt PDF: {str(exc).rstrip('.')}"
+
+
+def open_pdf(file: BinaryIO | bytes, name: str) -> Any:
+    """The `pypdfium2.PdfDocument` of the PDF in `file`; `ParseError` when PDFium cannot
+    open it. The caller closes it."""
+    import pypdfium2
+
+    try:
+        return pypdfium2.PdfDocument(file)
+    except pypdfium2.PdfiumError as exc:
+        raise ParseError(name, corrupt_pdf(exc)) from None
+
+
 def pdf_opening(file: BinaryIO, name: str, chars: int) -> tuple[dict[int, str], int]:
     """({page: markdown} for the first pages holding at least `chars` characters, page count)
     of the PDF open in `file`, read by PDFium through the handle.
@@ -27,10 +43,7 @@ def pdf_opening(file: BinaryIO, name: str, chars: int) -> tuple[dict[int, str], 
     Raises `ParseError` for a file PDFium cannot open."""
     import pypdfium2
 
-    try:
-        pdf = pypdfium2.PdfDocument(file)
-    except pypdfium2.PdfiumError as exc:
-        raise ParseError(name, f"corrupt PDF: {str(exc).rstrip('.')}") from None
+    pdf = open_pdf(file, name)
     try:
         count = len(pdf)
         lines: list[Line] = []
@@ -39,7 +52,7 @@ def pdf_opening(file: BinaryIO, name: str, chars: int) -> tuple[dict[int, str], 
             try:
                 page = pdf[index]
             except pypdfium2.PdfiumError as exc:  # a page tree that loops, a missing page
-                raise ParseError(name, f"corrupt PDF: {str(exc).rstrip('.')}") from None
+                raise ParseError(name, corrupt_pdf(exc)) from None
             textpage = page.get_textpage()
             try:
                 found = _page_lines(textpage, index + 1)

@@ -19,11 +19,6 @@ if TYPE_CHECKING:
     from fsnb.agent.result import ExplorationResult
 
 
-def fixable() -> tuple[type[Exception], ...]:
-    """Errors a user can act on: bad paths, a locked or open database, bad values."""
-    return USER_ERRORS
-
-
 def usage_error(exc: BaseException) -> UsageError:
     return UsageError(one_line(exc, 500) or type(exc).__name__)
 
@@ -75,12 +70,12 @@ def index_folder(folder: str, db: str | None = None) -> pd.DataFrame | None:
     index = Index(db)
     try:
         report = index.add_folder(folder, progress=True)
-    except fixable() as exc:
+    except USER_ERRORS as exc:
         raise usage_error(exc) from None
     except KeyboardInterrupt:
         try:
             where = index.indexing(folder) or "indexing interrupted"
-        except fixable():  # the file is busy: say so without the count
+        except USER_ERRORS:  # the file is busy: say so without the count
             where = "indexing interrupted"
         print(f"Interrupted: {where}; %explore_index {folder_label(folder)} goes on from there")
         return None
@@ -120,5 +115,5 @@ def run_sql(
             raise UsageError(msg) from None
     try:
         return index.sql(query, folder, params=params or None)
-    except fixable() as exc:
+    except USER_ERRORS as exc:
         raise usage_error(exc) from None

@@ -155,20 +155,18 @@ def _render(handle: Any, name: str, page: int | None, quote: str, crop: bool) ->
     import pypdfium2 as pdfium
 
     from fsnb.documents.opening import PDFIUM_LOCK  # PDFium is not thread-safe
+    from fsnb.documents.pdf_text import corrupt_pdf, open_pdf
     from fsnb.errors import ParseError
 
     with PDFIUM_LOCK:
-        try:
-            pdf = pdfium.PdfDocument(handle)
-        except pdfium.PdfiumError as exc:
-            raise ParseError(name, f"corrupt PDF: {str(exc).rstrip('.')}") from None
+        pdf = open_pdf(handle, name)
         try:
             count = len(pdf)
             if count == 0:
                 raise ParseError(name, "the PDF has no pages")
             return _render_page(pdf, count, page, quote, crop)
         except pdfium.PdfiumError as exc:
-            raise ParseError(name, f"corrupt PDF: {str(exc).rstrip('.')}") from None
+            raise ParseError(name, corrupt_pdf(exc)) from None
         finally:
             pdf.close()
 

@@ -25,8 +25,8 @@ from IPython.utils.process import arg_split
 from traitlets import Bool, Bunch, Float, Int, TraitError, Unicode, validate
 from traitlets.config import Config, Configurable
 
+from fsnb.db.errors import USER_ERRORS
 from fsnb.notebook.commands import (
-    fixable,
     index_folder,
     run_sql,
     usage_error,
@@ -285,7 +285,7 @@ class ExploreMagics(Runs, Magics, Configurable):
             return None
         try:
             return connect(args.db or self.db or None, origin="%explore_connection")
-        except fixable() as exc:
+        except USER_ERRORS as exc:
             raise usage_error(exc) from None
 
     @line_magic
@@ -325,7 +325,7 @@ class ExploreMagics(Runs, Magics, Configurable):
         ctx = ToolContext(folder_path(args.folder, self.shell), args.db or self.db or None)
         try:
             found = folder_map(ctx)
-        except fixable() as exc:
+        except USER_ERRORS as exc:
             raise usage_error(exc) from None
         if out:
             self._ns[out] = found

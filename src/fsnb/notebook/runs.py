@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
 
+from fsnb.db.errors import USER_ERRORS
 from fsnb.errors import one_line
-from fsnb.notebook.commands import fixable, interrupted_line, show, usage_error
+from fsnb.notebook.commands import interrupted_line, show, usage_error
 from fsnb.notebook.display import folder_label
 
 if TYPE_CHECKING:
@@ -186,7 +187,7 @@ class Runs:
 
         try:
             backend = spec.backend()
-        except fixable() as exc:
+        except USER_ERRORS as exc:
             raise usage_error(exc) from None
         try:
             return spec.explorer(observers=recording(spec.db), backend=backend)
@@ -194,7 +195,7 @@ class Runs:
             variables = registry.key_variables(backend.name)
             hint = f" (in a notebook: %env {variables[0]}=...)" if variables else ""
             raise UsageError(one_line(exc) + hint) from None
-        except fixable() as exc:
+        except USER_ERRORS as exc:
             raise usage_error(exc) from None
 
     def _held_llm(self, name: str) -> LLM | None:
