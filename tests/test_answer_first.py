@@ -8,7 +8,7 @@ import pytest
 
 import fsnb
 from fsnb.agent.result import ExplorationResult
-from fsnb.offline.answer import asks_for_list
+from fsnb.offline.asked import asks_for_list
 
 LEASE = """# Harbor Street office lease
 

@@ -48,7 +48,7 @@ def test_the_migration_files_are_numbered_one_to_n_without_gaps():
     assert [int(n[:3]) for n in names] == list(range(1, SCHEMA_VERSION + 1))
     assert [m.version for m in migrations()] == list(range(1, SCHEMA_VERSION + 1))
     assert all(m.sql.strip() for m in migrations())
-    assert migrations()[0].name == "base" and migrations()[-1].name == "postings"
+    assert migrations()[0].name == "base" and migrations()[-1].name == "ocr"
 
 
 def test_a_fresh_file_migrates_to_the_last_version(tmp_path: Path):

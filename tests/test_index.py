@@ -335,7 +335,7 @@ def test_a_run_with_nothing_to_parse_opens_the_database_once(
 ):
     root = tmp_path / "tree"
     (root / "a").mkdir(parents=True)
-    (root / "a/photo.png").write_bytes(b"png")
+    (root / "a/data.bin").write_bytes(b"bin")  # not a document
     (root / "notes.txt").write_text("some notes")
     index.add_folder(root, progress=False)  # parses notes.txt: several commits
     opened: list[bool] = []
@@ -343,7 +343,7 @@ def test_a_run_with_nothing_to_parse_opens_the_database_once(
     monkeypatch.setattr(
         Database, "_open", lambda self, ro, **kw: opened.append(ro) or real(self, ro, **kw)
     )
-    (root / "a/photo.png").write_bytes(b"png, changed")
+    (root / "a/data.bin").write_bytes(b"bin, changed")
     report = index.add_folder(root, progress=False)
     assert opened == [False]  # walk first, then one transaction
     assert (report.unchanged, report.files_written, report.files_removed) == (1, 1, 1)

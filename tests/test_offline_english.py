@@ -26,8 +26,9 @@ from pathlib import Path
 
 import pytest
 
+from fsnb.offline.asked import absent_words
 from fsnb.offline.english import FLOOR, tokens, zipf
-from fsnb.offline.passages import absent_words, analyze
+from fsnb.offline.passages import analyze
 from fsnb.offline.tuning import Tuning
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -53,6 +53,17 @@ def _wait_for(started: str, marker: str) -> str:
     return "kept"
 
 
+def _nested_clocks(outer_s: float, inner_s: float, hang_in: str) -> str:
+    """Clocks inside clocks, in a worker: it hangs in the inner block, or after it."""
+    with child.clock(outer_s, None, "the outer clock"):
+        with child.clock(inner_s, None, "the inner clock"):
+            if hang_in == "inner":
+                time.sleep(600)
+        if hang_in == "outer":
+            time.sleep(600)
+    return "done"
+
+
 def _pid(value: int = 0) -> tuple[int, int]:
     return os.getpid(), value
 
@@ -103,6 +114,18 @@ def test_a_job_past_its_limit_has_its_worker_killed_and_the_next_job_runs(
     assert _gone(killed)
     pid, value = pool.submit_within(60, _pid, 7).result(timeout=120)
     assert value == 7 and pid != killed and pid in pool.pids()
+
+
+def test_a_clock_inside_another_runs_to_the_earlier_end_and_says_why(pool: Pool):
+    """OCR's per-page clock runs inside its per-file one: whichever ends first kills the
+    job, with its own reason, and the outer clock runs on after the inner one stops."""
+    with pytest.raises(Overtime, match="the inner clock"):
+        pool.submit(_nested_clocks, 600, 1, "inner").result(timeout=120)
+    with pytest.raises(Overtime, match="the outer clock"):
+        pool.submit(_nested_clocks, 1, 600, "inner").result(timeout=120)
+    with pytest.raises(Overtime, match="the outer clock"):
+        pool.submit(_nested_clocks, 2, 600, "outer").result(timeout=120)
+    assert pool.submit(_nested_clocks, 600, 600, "nowhere").result(timeout=120) == "done"
 
 
 def test_the_other_job_in_flight_is_kept_when_one_is_killed(pool: Pool, tmp_path: Path):

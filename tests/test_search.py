@@ -526,8 +526,14 @@ def test_an_index_from_schema_7_migrates_on_the_first_search(
     with duckdb.connect(str(old)) as con:
         migrate(con, to=7)
         con.execute(f"ATTACH '{store.path}' AS new (READ_ONLY)")
-        for table in ("corpora", "documents", "chunks", "index_runs"):
-            con.execute(f"INSERT INTO {table} FROM new.{table}")
+        for table in ("corpora", "documents", "chunks", "index_runs"):  # schema 7's columns
+            names = con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE table_name = ?"
+                " AND database_name = current_database()",
+                [table],
+            ).fetchall()
+            columns = ", ".join(name for (name,) in names)
+            con.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM new.{table}")
         con.execute("INSERT INTO terms SELECT doc_id, position, term, tf FROM new.terms")
         gone = "INSERT INTO documents (id, corpus_id, path, deleted) VALUES (999, 1, 'x.md', true)"
         con.execute(gone)

@@ -8,6 +8,7 @@ from typing import Any
 
 from fsnb.agent import file_evidence
 from fsnb.documents import parse
+from fsnb.documents.model import ocr_label
 from fsnb.documents.quotes import quote_pattern
 from fsnb.errors import AccessDenied, FsnbError, NotFound, ParseError
 from fsnb.protocol import CitedSource
@@ -26,9 +27,25 @@ class Citation:
     quote: str
     verified: bool
     problem: str = ""
+    #: The mean confidence of the cited page's text when OCR read it (None: not OCR).
+    ocr: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def page_label(self) -> str:
+        """ "2", "1 (OCR)", "1 (OCR, low confidence 0.62)", or "" without a page."""
+        if not self.page:
+            return ""
+        return f"{self.page} ({ocr_label(self.ocr)})" if self.ocr is not None else str(self.page)
+
+    @property
+    def where(self) -> str:
+        """ "path, page 2", "path, page 1 (OCR)", or the path alone when there is no page."""
+        if not self.page:
+            return self.path or "(no source)"
+        return f"{self.path}, page {self.page_label}"
 
 
 def cited_ids(answer: str) -> list[int]:
@@ -79,6 +96,7 @@ def _check(source: CitedSource, sandbox: Sandbox, read_paths: set[str]) -> Citat
     if source.page is not None and source.page != page:
         citation.problem = f"page given as {source.page}; the quote is on page {page}"
     citation.page = page
+    citation.ocr = doc.ocr_confidence(page)
     citation.verified = True
     return citation
 

@@ -191,10 +191,9 @@ class ExplorationResult:
             return self.answer
         lines = [self.answer.rstrip(), "", "Sources:"]
         for c in self.citations:
-            where = f"{c.path}, page {c.page}" if c.page else c.path or "(no source)"
             flag = "" if c.verified else f" [unverified: {c.problem}]"
             quote = " ".join(c.quote.split())
-            lines.append(f'- [{c.id}] {where}: "{quote}"{flag}')
+            lines.append(f'- [{c.id}] {c.where}: "{quote}"{flag}')
         return "\n".join(lines)
 
     def trace(self) -> list[TraceRow]:
@@ -276,7 +275,7 @@ class ExplorationResult:
     def citations_df(self) -> pd.DataFrame:
         import pandas as pd
 
-        columns = ["id", "path", "page", "quote", "verified", "problem"]
+        columns = ["id", "path", "page", "quote", "verified", "problem", "ocr"]
         return pd.DataFrame([c.to_dict() for c in self.citations], columns=columns)
 
     def trace_df(self) -> pd.DataFrame:
@@ -302,7 +301,7 @@ class ExplorationResult:
 
     def _repr_html_(self) -> str:
         rows = "".join(
-            f"<tr><td>[{c.id}]</td><td>{html.escape(c.path)}</td><td>{c.page or ''}</td>"
+            f"<tr><td>[{c.id}]</td><td>{html.escape(c.path)}</td><td>{c.page_label}</td>"
             f"<td>{html.escape(c.quote)}</td><td>{_verdict(c)}</td></tr>"
             for c in self.citations
         )

@@ -59,9 +59,12 @@ def _index(args: argparse.Namespace) -> int:
 def _said(report: IndexReport, args: argparse.Namespace) -> None:
     if args.json:
         extra = {"failed": report.failed, "warnings": report.warnings}
+        extra |= {"ocr": report.ocr, "unread_scans": report.unread_scans}
         print(json.dumps({**report.counts(), **extra, "set_aside": report.set_aside}, indent=2))
         return
     say(_index_summary(report))
+    for line in report.ocr_note().splitlines():
+        say(f"  {line}")
     for path, why in report.failed.items():
         say(f"  failed {path}: {one_line(why)}", err=True)
     for path, why in report.warnings.items():
@@ -122,7 +125,8 @@ def _search(args: argparse.Namespace) -> int:
         if args.json:
             print("[]")
         return 1
-    columns = [c for c in ("path", "page", "score", "ranker", "heading", "snippet") if c in hits]
+    shown = ("path", "page", "ocr", "score", "ranker", "heading", "snippet")
+    columns = [c for c in shown if c in hits]
     print_frame(hits if args.json else hits[columns], args.json)
     return 0
 

@@ -66,6 +66,8 @@ def _wrapped(frame: pd.DataFrame, caps: dict[Any, int]) -> str:
     for column in frame.columns:
         if column in caps:
             cells[column] = [_wrap(v, caps[column]) for v in frame[column]]
+        elif _is_text(frame[column]):  # pandas drops the lines of trailing empty strings
+            cells[column] = [[str(_flat(v)).strip()] for v in frame[column]]
         else:
             shown = frame[[column]].to_string(index=False, header=False).splitlines()
             cells[column] = [[line.strip()] for line in shown]

@@ -18,7 +18,7 @@ import duckdb
 
 from fsnb.errors import FsnbError
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 #: The shared scratchpad's schema (tables made by hand, outside any folder).
 SHARED_SCHEMA = "scratch"
 _FILE = re.compile(r"(\d{3})_([a-z0-9_]+)\.sql")
@@ -64,8 +64,15 @@ def migrate(con: duckdb.DuckDBPyConnection, *, to: int = SCHEMA_VERSION) -> int:
         raise FsnbError(msg)
     for migration in migrations()[found:to]:
         con.execute("BEGIN TRANSACTION")
-        con.execute(migration.sql)
-        con.execute("INSERT INTO schema_version VALUES (?)", [migration.version])
+        try:
+            con.execute(migration.sql)
+            con.execute("INSERT INTO schema_version VALUES (?)", [migration.version])
+        except duckdb.Error as exc:  # the file stays at the last version that applied
+            con.execute("ROLLBACK")
+            name = f"{migration.version:03d}_{migration.name}.sql"
+            msg = f"could not bring the database to schema version {migration.version}"
+            msg += f" ({name}): {exc}"
+            raise FsnbError(msg) from exc
         con.execute("COMMIT")
     return found
 

@@ -4,8 +4,8 @@ may ask of the pool (`clock`: be killed when part of it runs too long).
 A worker ignores Ctrl-C, which its owner answers (`Pool.stop`, `Pool.kill`), and exits as
 soon as its owner is gone. Messages to the owner are (kind, value pickled on its own),
 so that a value this process cannot pickle, or the owner cannot read, is that message's
-error alone: "ready", "broken" (`preload` failed), "clock" (seconds or None, and what to
-do on overtime) and "done" ((True, result) or (False, (error, traceback))).
+error alone: "ready", "broken" (`preload` failed), "clock" (seconds or None, what to
+do on overtime and why) and "done" ((True, result) or (False, (error, traceback))).
 """
 
 from __future__ import annotations
@@ -39,16 +39,52 @@ def in_worker() -> bool:
 
 
 @contextmanager
-def clock(seconds: float, on_overtime: Callable[[], None] | None = None) -> Iterator[None]:
-    """In a pool's worker: the pool kills this process, and fails its job with `Overtime`,
-    when the block runs past `seconds`; before it does, it calls `on_overtime` (picklable),
-    for what this process can then no longer do. One at a time, in the job's thread."""
+def clock(
+    seconds: float, on_overtime: Callable[[], None] | None = None, why: str = ""
+) -> Iterator[None]:
+    """In a pool's worker: the pool kills this process, and fails its job with `Overtime`
+    (saying `why`), when the block runs past `seconds`; before it does, it calls
+    `on_overtime` (picklable), for what this process can then no longer do. In the job's
+    thread; a clock inside another runs to the earlier of the two ends, and the outer one
+    runs on when the inner one stops."""
     assert _channel is not None, "not in a pool's worker"
-    send(_channel, "clock", (seconds, on_overtime))  # raises when `on_overtime` does not pickle
+    outer = _clocks[-1] if _clocks else None
+    end = time.monotonic() + seconds
+    mine = outer if outer and outer[0] <= end else (end, on_overtime, why)
+    _tell(_channel, mine)  # raises when `on_overtime` does not pickle
+    _clocks.append(mine)
     try:
         yield
     finally:
-        send(_channel, "clock", (None, None))
+        _clocks.pop()
+        _tell(_channel, outer)
+
+
+#: The clocks running in this worker's job, outermost first: (end, on_overtime, why).
+_clocks: list[tuple[float, Callable[[], None] | None, str]] = []
+
+
+def _tell(conn: Connection, clock: tuple[float, Callable[[], None] | None, str] | None) -> None:
+    """Set the pool's clock for this worker's job (None: no limit)."""
+    if clock is None:
+        send(conn, "clock", (None, None, ""))
+    else:
+        end, on_overtime, why = clock
+        send(conn, "clock", (max(end - time.monotonic(), 1e-3), on_overtime, why))
+
+
+def settings() -> dict[str, str]:
+    """This process's `FSNB_*` environment: what a job takes to the worker that runs it."""
+    return {key: value for key, value in os.environ.items() if key.startswith("FSNB_")}
+
+
+def run_with(given: dict[str, str], fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """`fn(*args, **kwargs)` under the `FSNB_*` environment `given` (the pool owner's as it
+    was when the job was submitted, not as it was when this worker started)."""
+    for key in [k for k in os.environ if k.startswith("FSNB_") and k not in given]:
+        del os.environ[key]
+    os.environ.update(given)
+    return fn(*args, **kwargs)
 
 
 def serve(conn: Connection, parent: int, preload: tuple[str, ...]) -> None:

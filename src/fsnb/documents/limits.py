@@ -111,6 +111,7 @@ def within(
     func: Callable[..., T],
     *args: object,
     on_overtime: Callable[[], None] | None = None,
+    why: str = "",
 ) -> T:
     """`func(*args)`, stopped with `TooLarge` once it has run `seconds`, by killing the
     process it runs in; a crash of that process is a `ParseError` too.
@@ -120,14 +121,15 @@ def within(
     picklable); an interrupt stops the worker. In a pool's worker (a parse of
     `fsnb.documents.workers`), `func` runs in place and the pool kills this process when
     the time is up; `on_overtime()` (picklable) is then run by the pool's owner, for what
-    this process can no longer do (a parse's cache entry). A daemonic process, which may
+    this process can no longer do (a parse's cache entry). `why` is the error's reason
+    (by default `overtime(seconds)`). A daemonic process, which may
     start none (a Dask worker, by default), runs `func` in place with no time limit but
     Docling's own for PDFs.
     """
     if not seconds:
         return func(*args)
     if child.in_worker():
-        with child.clock(seconds, on_overtime):
+        with child.clock(seconds, on_overtime, why):
             return func(*args)
     if not child.can_start():
         log.debug("no time limit on parsing %s: a daemonic process starts no worker", name)
@@ -136,8 +138,8 @@ def within(
     future = workers.submit_within(seconds, func, *args)
     try:
         return future.result()
-    except pool.Overtime:
-        raise TooLarge(name, overtime(seconds)) from None
+    except pool.Overtime as exc:
+        raise TooLarge(name, exc.why or why or overtime(seconds)) from None
     except pool.WorkerDied as exc:
         raise ParseError(name, crashed(exc)) from None
     except BaseException:  # func's own error, or this thread interrupted: stop the worker

@@ -1,7 +1,8 @@
 """A document's opening text, fast: what scans and previews show.
 
 A PDF's first pages come from PDFium's text (`pdf_text`), shaped as the full native parse
-shapes them, so the opening agrees with the full parse; other formats are parsed in full
+shapes them, so the opening agrees with the full parse (a PDF whose first pages hold a
+scan is parsed in full: OCR reads it); other formats are parsed in full
 (Docling's office and HTML backends, or a plain read, cost little). The full parse is used
 when the cache already holds it; openings are cached too, beside it.
 """
@@ -9,28 +10,24 @@ when the cache already holds it; openings are cached too, beside it.
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 from typing import Any, Literal
 
 from fsnb.documents.cache import ParseCache
-from fsnb.documents.model import Document
+from fsnb.documents.model import Document, assemble
+from fsnb.documents.ocr import FEW_CHARS
 from fsnb.documents.parse import (
     PARSER_VERSION,
     Pipeline,
-    assemble,
     cached,
     default_pipeline,
     opened,
     parse,
 )
-from fsnb.documents.pdf_text import pdf_opening
+from fsnb.documents.pdf_text import PDFIUM_LOCK, pdf_opening
+from fsnb.documents.scans import scanned_pages
 from fsnb.errors import ParseError
 from fsnb.security import Sandbox
-
-#: PDFium is not thread-safe: one PDF is read at a time in this process (openings, and the
-#: evidence pages of `fsnb.notebook.evidence`).
-PDFIUM_LOCK = threading.Lock()
 
 
 def opening(
@@ -63,15 +60,22 @@ def opening(
         handle.seek(0)
         with PDFIUM_LOCK:
             pages, count = pdf_opening(handle, name, chars)
+        read = max(pages, default=0)
+        thin = [n for n in range(1, read + 1) if _chars(pages.get(n, "")) < FEW_CHARS]
+        if thin and handle.seek(0) == 0 and scanned_pages(handle.read(), name, thin):
+            return parse(file, **again)  # scanned pages: read by OCR in the full parse
     if not pages:  # no text layer, or nothing read: the full parse says why
         return parse(file, **again)
-    read = max(pages)
     empty = [f"page {n} has no text layer" for n in range(1, read + 1) if n not in pages]
     doc = assemble(file, "pdf", pages, count, "pdfium-opening", empty)
     doc.partial = read < count
     if store:
         store.put(key, {"chars": chars, "document": doc.to_dict()})
     return doc
+
+
+def _chars(text: str) -> int:
+    return len("".join(text.split()))
 
 
 def preview(path: str | os.PathLike[str], chars: int = 1500, **kwargs: Any) -> str:

@@ -1,7 +1,9 @@
-"""Parse files to markdown with page spans: Docling for documents, a plain read for text.
+"""Parse files to markdown with page spans: Docling for documents, a plain read for text,
+OCR for scanned pages and images (`scans`).
 
 PDFs go through Docling's model-free native pipeline (text cells from docling-parse,
-reflowed into paragraphs here); the layout pipeline is used only when asked for
+reflowed into paragraphs here), and their scanned pages through OCR; the layout pipeline
+is used only when asked for
 (`pipeline="layout"` or `FSNB_PDF_PIPELINE=layout`) and installed. Results, failures
 included, are kept in the persistent `ParseCache`. Only regular files are opened, and one
 parse has limits on its time and content (`limits`). A file is opened once (`open_file`:
@@ -24,9 +26,18 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 from fsnb.documents.cache import ParseCache
 from fsnb.documents.child import in_worker
 from fsnb.documents.limits import Limits, TooLarge, overtime, within
-from fsnb.documents.model import Document, PageSpan
+from fsnb.documents.model import Document, assemble
+from fsnb.documents.ocr import FEW_CHARS, IMAGE_SUFFIXES
 from fsnb.documents.pdf_text import corrupt_pdf
 from fsnb.documents.reflow import Line, reflow
+from fsnb.documents.scans import (
+    Reading,
+    cache_tag,
+    image_document,
+    read_pdf_pages,
+    scanned_pages,
+    with_reading,
+)
 from fsnb.documents.text import looks_binary, read_text
 from fsnb.errors import EMPTY_FILE, AccessDenied, ParseError
 from fsnb.security import NotRegular, Sandbox, Sensitivity, Swapped, open_file, os_reason
@@ -72,7 +83,7 @@ _PARSER_THREADS = min(4, max(2, os.cpu_count() or 2))
 def supported(path: str | os.PathLike[str]) -> bool:
     """Whether `parse` knows the file's format (by its suffix)."""
     suffix = Path(path).suffix.lower()
-    return suffix in DOCLING_FORMATS or suffix in TEXT_SUFFIXES
+    return suffix in DOCLING_FORMATS or suffix in TEXT_SUFFIXES or suffix in IMAGE_SUFFIXES
 
 
 def document_files(box: Sandbox, folder: str | os.PathLike[str] = ".") -> list[Path]:
@@ -112,7 +123,7 @@ def parse(
     store = None if cache is False else (cache or ParseCache())
     with opened(file, name, root) as handle:
         stat = os.fstat(handle.fileno())  # of the file read, not of what the name is now
-        key = store.key(file, stat, f"{PARSER_VERSION}/{pipeline}") if store else ""
+        key = store.key(file, stat, version(file, pipeline)) if store else ""
         entry = store.get(key) if store else None
         if entry is not None and entry.get("limits", limits.tag()) == limits.tag():
             if "error" in entry:
@@ -129,6 +140,14 @@ def parse(
     if store:
         store.put(key, {"document": document.to_dict()})
     return document
+
+
+def version(file: Path, pipeline: Pipeline) -> str:
+    """What a parse's cache key holds besides the file: the parser's version, the pipeline
+    and, for a format that may hold scans, what OCR can do here (`scans.cache_tag`)."""
+    suffix = file.suffix.lower()
+    ocr = f"/{cache_tag()}" if suffix == ".pdf" or suffix in IMAGE_SUFFIXES else ""
+    return f"{PARSER_VERSION}/{pipeline}{ocr}"
 
 
 def opened(file: Path, name: str, root: str | os.PathLike[str] | None = None) -> BinaryIO:
@@ -151,7 +170,7 @@ def cached(
     file: Path, stat: os.stat_result, store: ParseCache, pipeline: Pipeline
 ) -> Document | None:
     """The full parse of `file` when the cache holds it (None for a miss or a failure)."""
-    entry = store.get(store.key(file, stat, f"{PARSER_VERSION}/{pipeline}"))
+    entry = store.get(store.key(file, stat, version(file, pipeline)))
     if entry is None or "document" not in entry:
         return None
     return Document.from_dict({**entry["document"], "path": str(file)})
@@ -174,6 +193,7 @@ def _parse_uncached(
 ) -> Document:
     suffix = file.suffix.lower()
     fmt = "txt" if suffix in TEXT_SUFFIXES else DOCLING_FORMATS.get(suffix)
+    fmt = "image" if suffix in IMAGE_SUFFIXES else fmt
     if fmt is None:
         raise ParseError(name, f"unsupported file type '{suffix or file.name}'")
     if fmt != "pdf":
@@ -185,6 +205,8 @@ def _parse_uncached(
     head = data[:8192]
     if not head:
         raise ParseError(name, EMPTY_FILE)
+    if fmt == "image":
+        return image_document(file, data, name)
     if fmt == "pdf" and not head.startswith(b"%PDF-"):
         raise ParseError(name, "corrupt PDF: no PDF header")
     if fmt in ("md", "csv", "html") and looks_binary(head):
@@ -282,42 +304,53 @@ def _reason(exc: Exception, file: Path) -> str:
 def _native_pdf(file: Path, data: bytes, name: str, seconds: float | None) -> Document:
     from docling_core.types.doc import CoordOrigin
 
-    doc = convert(file, data, name, "native", seconds)
+    converted = convert(file, data, name, "native", seconds)
     lines: list[Line] = []
-    for item in doc.texts:
+    for item in converted.texts:
         if not item.prov or not item.text.strip():
             continue
         prov = item.prov[0]
         box = prov.bbox
         if box.coord_origin != CoordOrigin.BOTTOMLEFT:
-            box = box.to_bottom_left_origin(doc.pages[prov.page_no].size.height)
+            box = box.to_bottom_left_origin(converted.pages[prov.page_no].size.height)
         lines.append(Line(item.text, prov.page_no, box.l, box.t, box.r, box.b))
-    pages = reflow(lines)
-    if not doc.pages:
+    if not converted.pages:
         raise ParseError(name, "corrupt PDF: no page could be read")
-    count = len(doc.pages)
-    if not pages:
-        raise ParseError(name, _why_no_text(data))
-    warnings = [f"page {n} has no text layer" for n in range(1, count + 1) if n not in pages]
-    return assemble(
-        file,
-        "pdf",
-        {n: "\n\n".join(b) for n, b in pages.items()},
-        count,
-        "docling-native-pdf",
-        warnings,
-    )
+    count = len(converted.pages)
+    pages = {n: "\n\n".join(b) for n, b in reflow(lines).items()}
+    # Born-digital pages stay as read; only those with (nearly) no text are tried as scans.
+    thin = [n for n in range(1, count + 1) if _chars(pages.get(n, "")) < FEW_CHARS]
+    scans = scanned_pages(data, name, thin)
+    reading = read_pdf_pages(data, name, scans) if scans else None
+    if reading:
+        pages |= {n: text for n, (text, _) in reading.pages.items()}
+    if not any(text.strip() for text in pages.values()):
+        raise ParseError(name, _why_no_text(data, reading))
+    # scanned pages left unread are in the reading's notes
+    unread = [n for n in range(1, count + 1) if n not in pages and n not in scans]
+    warnings = [f"page {n} has no text layer" for n in unread]
+    doc = assemble(file, "pdf", pages, count, "docling-native-pdf", warnings)
+    return with_reading(doc, reading) if reading else doc
 
 
-def _why_no_text(data: bytes) -> str:
-    """Tell a damaged PDF (PDFium cannot open it) from one without a text layer."""
+def _chars(text: str) -> int:
+    return len("".join(text.split()))
+
+
+def _why_no_text(data: bytes, reading: Reading | None) -> str:
+    """Tell a damaged PDF (PDFium cannot open it) from one without a text layer, and that
+    from a scan OCR could not read (or that needs OCR installed)."""
     import pypdfium2
 
     try:
         pypdfium2.PdfDocument(data).close()
     except pypdfium2.PdfiumError as exc:
         return corrupt_pdf(exc)
-    return "no text layer (a scanned PDF needs OCR, which the native pipeline does not run)"
+    if reading is None:
+        return "no text layer, and no scanned page to read"
+    if reading.notes and not reading.pages:
+        return f"no text layer: {reading.notes[0]}"
+    return "no text layer, and OCR found no text on its scanned pages"
 
 
 def _docling(file: Path, data: bytes, name: str, fmt: str, pipeline: Pipeline) -> Document:
@@ -341,36 +374,3 @@ def _docling(file: Path, data: bytes, name: str, fmt: str, pipeline: Pipeline) -
         raise ParseError(name, "no text found in the document")
     parser = "docling-layout-pdf" if fmt == "pdf" else f"docling-{fmt}"
     return assemble(file, fmt, pages, max(count, 1), parser, [])
-
-
-def assemble(
-    file: Path, fmt: str, pages: dict[int, str], count: int, parser: str, warnings: list[str]
-) -> Document:
-    text, spans = "", []
-    for number in sorted(pages):
-        body = pages[number].strip()
-        if not body:
-            continue
-        if text:
-            text += "\n\n"
-        spans.append(PageSpan(number, len(text), len(text) + len(body)))
-        text += body
-    return Document(
-        path=str(file),
-        text=text,
-        title=_title(text, file),
-        format=fmt,
-        pages=count,
-        spans=spans,
-        parser=parser,
-        warnings=warnings,
-    )
-
-
-def _title(text: str, file: Path) -> str:
-    """The first heading, else the first line of prose, else the file's name."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    heading = next((line for line in lines[:50] if line.startswith("#")), None)
-    first = lines[0] if lines and not lines[0].startswith(("|", "<", "{", "[")) else ""
-    title = (heading or first).lstrip("#").strip()
-    return title[:120] or file.stem.replace("_", " ").replace("-", " ")

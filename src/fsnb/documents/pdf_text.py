@@ -9,6 +9,7 @@ parser's cells are), with the loose (font-height) boxes the native parser also r
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any, BinaryIO
 
 from fsnb.documents.reflow import Line, reflow
@@ -18,6 +19,9 @@ from fsnb.errors import ParseError
 #: from its item).
 _CELL_GAP = 0.5
 _BREAK = re.compile(r"\r\n|[\r\n]")
+#: PDFium is not thread-safe: one PDF is read at a time in this process (openings, scanned
+#: pages rendered for OCR, and the evidence pages of `fsnb.notebook.evidence`).
+PDFIUM_LOCK = threading.Lock()
 
 
 def corrupt_pdf(exc: BaseException) -> str:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from fsnb.documents.child import serve
+from fsnb.documents.child import run_with, serve, settings
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +57,9 @@ IDLE_S = 300.0  #: seconds a warm worker waits for a job, then exits
 class Overtime(Exception):
     """A job ran past its time limit: its worker was killed."""
 
-    def __init__(self, seconds: float) -> None:
-        super().__init__(f"still running after {seconds:g} s")
-        self.seconds = seconds
+    def __init__(self, seconds: float, why: str = "") -> None:  # why: the clock's reason
+        super().__init__(why or f"still running after {seconds:g} s")
+        self.seconds, self.why = seconds, why
 
 
 class WorkerDied(Exception):
@@ -88,7 +88,7 @@ class _Worker:
     state: str = "starting"  # then "idle" or "busy"
     job: _Job | None = None
     until: float | None = None  # the job's deadline
-    clock: tuple[float, float, Callable[[], None] | None] | None = None  # from `clock`
+    clock: tuple[float, float, Callable[[], None] | None, str] | None = None  # from `clock`
     since: float = field(default_factory=time.monotonic)  # idle since
 
 
@@ -116,9 +116,9 @@ class Pool(Executor):
     def submit_within(
         self, seconds: float | None, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
     ) -> Future[Any]:
-        """`fn(*args, **kwargs)` in a worker, failed with `Overtime` (its worker killed)
-        once it has run `seconds` there (None: no limit)."""
-        job = _Job(Future(), pickle.dumps((fn, args, kwargs)), seconds)
+        """`fn(*args, **kwargs)` in a worker, with this process's `FSNB_*` settings of now,
+        failed with `Overtime` (its worker killed) once it has run `seconds` there."""
+        job = _Job(Future(), pickle.dumps((run_with, (settings(), fn, *args), kwargs)), seconds)
         with self._lock:
             if self._closed:
                 msg = "cannot submit to a pool that was shut down"
@@ -272,8 +272,8 @@ class Pool(Executor):
             self._retire(worker)
             self._fail_pending(WorkerDied(f"a worker could not start ({value})"))
         elif kind == "clock":
-            seconds, on_overtime = value
-            worker.clock = (time.monotonic() + seconds, seconds, on_overtime) if seconds else None
+            seconds, after, why = value
+            worker.clock = (time.monotonic() + seconds, seconds, after, why) if seconds else None
         elif kind == "done" and worker.job is not None:
             future, worker.job = worker.job.future, None
             self._stops.discard(future)
@@ -311,7 +311,7 @@ class Pool(Executor):
             if job.future in self._stops:
                 error: BaseException = CancelledError()
             elif clock is not None and clock[0] <= now:
-                error, after = Overtime(clock[1]), clock[2]
+                error, after = Overtime(clock[1], clock[3]), clock[2]
             elif worker.until is not None and worker.until <= now:
                 error = Overtime(job.seconds or 0)
             else:

@@ -80,7 +80,7 @@ def parse_on(
             try:
                 kind, value = future.result()
             except Overtime as exc:  # its worker was killed (`limits.within`)
-                kind, value = "error", overtime(exc.seconds)
+                kind, value = "error", exc.why or overtime(exc.seconds)
             except WorkerDied as exc:
                 kind, value = "error", crashed(exc)
             if kind == "document":

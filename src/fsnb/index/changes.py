@@ -112,7 +112,7 @@ def _same(row: FileRow, old: Known | None) -> bool:
     current parser."""
     return (
         old is not None
-        and not stale_parse(old.parser)
+        and not stale_parse(old.parser, old.error)
         and (old.size, old.mtime_ns) == (row.size, row.mtime_ns)
     )
 
@@ -140,7 +140,7 @@ def plan(
     todo = Plan()
     for path, row in list(on_disk.items()):
         old = known.get(path)
-        stale = old is not None and stale_parse(old.parser)
+        stale = old is not None and stale_parse(old.parser, old.error)
         same = _same(row, old)
         if row.size > cap:
             if same and old.error and old.error.startswith(TOO_LARGE):

@@ -255,7 +255,7 @@ class Index:
         alive = "" if deleted else " AND NOT d.deleted"
         return self._frame(
             "SELECT d.id, d.corpus_id, d.path, d.title, d.format, d.pages, d.chars, d.parser,"
-            " d.metadata, d.error, d.deleted, d.indexed_at"
+            " d.metadata, d.error, d.deleted, d.indexed_at, d.ocr, d.ocr_confidence"
             f" FROM documents d WHERE true{alive}{where} ORDER BY d.corpus_id, d.path",
             params,
         )
@@ -264,7 +264,8 @@ class Index:
         where, params = self._scope(folder, "d")
         return self._frame(
             "SELECT d.path, c.position, c.page, c.heading, c.start_char, c.end_char, c.n_terms,"
-            f" c.text FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE NOT d.deleted{where}"
+            " c.ocr, c.ocr_confidence, c.text"
+            f" FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE NOT d.deleted{where}"
             " ORDER BY d.path, c.position",
             params,
         )

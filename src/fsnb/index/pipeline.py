@@ -31,6 +31,7 @@ import pandas as pd
 
 from fsnb.db.schema import corpus_id
 from fsnb.documents.batch import default_workers, parse_many
+from fsnb.documents.scans import NEEDS_OCR
 from fsnb.documents.workers import parse_on, process_pool
 from fsnb.errors import EMPTY_FILE, ParseError
 from fsnb.index import changes, runs
@@ -247,8 +248,18 @@ class _Batches:
                 else:
                     changed = entry.path in self.known
                     (self.report.updated if changed else self.report.added).append(entry.path)
+                _note_scans(self.report, entry)
             self.pending = []
         self.last = time.monotonic()
+
+
+def _note_scans(report: IndexReport, entry: Entry) -> None:
+    """Put in the report the pages of `entry` OCR read, or its scans left unread."""
+    if pages := entry.fields.get("ocr_pages"):
+        report.ocr[entry.path] = {int(n): c for n, c in json.loads(pages).items()}
+    notes = [entry.error or "", *json.loads(entry.fields.get("warnings") or "[]")]
+    if any(NEEDS_OCR in note for note in notes):
+        report.unread_scans.append(entry.path)
 
 
 def _record(

@@ -33,7 +33,7 @@ Source = Database | duckdb.DuckDBPyConnection
 Folder = str | os.PathLike[str]
 COLUMNS = [
     "path", "title", "page", "position", "heading", "score",
-    "text", "start_char", "end_char", "highlights", "ranker",
+    "text", "start_char", "end_char", "highlights", "ranker", "ocr",
 ]  # fmt: skip
 FILE_COLUMNS = ["path", "name", "extension", "size", "category", "matches"]
 #: Hits holding less than this share of the query's idf do not answer it (see `bridge`).
@@ -234,12 +234,13 @@ def fetch_chunks(
         return []
     found = con.execute(
         "SELECT c.doc_id, c.position, d.path, d.title, c.page, c.heading, c.text, c.start_char,"
-        " c.end_char FROM chunks c JOIN documents d ON d.id = c.doc_id"
+        " c.end_char, c.ocr_confidence FROM chunks c JOIN documents d ON d.id = c.doc_id"
         " WHERE c.doc_id = ANY(?) AND list_contains(?, (c.doc_id::BIGINT << 32) | c.position)",
         [sorted({doc for doc, _, _ in scored}), [(doc << 32) | pos for doc, pos, _ in scored]],
     ).fetchall()
     names = ["doc_id", "position", "path", "title", "page", "heading", "text", "start_char"]
-    rows = {(r[0], r[1]): dict(zip([*names, "end_char"], r, strict=True)) for r in found}
+    names += ["end_char", "ocr"]
+    rows = {(r[0], r[1]): dict(zip(names, r, strict=True)) for r in found}
     return [
         {**rows[(doc, pos)], "score": float(score)}
         for doc, pos, score in scored

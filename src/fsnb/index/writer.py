@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from fsnb.documents.parse import PARSER_VERSION
+from fsnb.documents.scans import NEEDS_OCR
+from fsnb.documents.scans import enabled as ocr_enabled
 from fsnb.index.chunking import chunk_document
 from fsnb.index.metadata import extract_metadata
 from fsnb.text.words import tokenize
@@ -27,8 +29,12 @@ if TYPE_CHECKING:
 
 DOCUMENT_COLUMNS = [
     "title", "format", "pages", "chars", "text", "metadata", "parser", "warnings", "spans",
+    "ocr", "ocr_confidence", "ocr_pages",
 ]  # fmt: skip
-CHUNK_COLUMNS = ["position", "text", "start_char", "end_char", "page", "heading", "n_terms"]
+CHUNK_COLUMNS = [
+    "position", "text", "start_char", "end_char", "page", "heading", "ocr", "ocr_confidence",
+    "n_terms",
+]  # fmt: skip
 
 
 @dataclass
@@ -59,7 +65,7 @@ def prepare(path: str, size: int, mtime_ns: int, digest: str, doc: Document) -> 
     text = utf8(doc.text)
     if text is not doc.text:
         doc = replace(doc, text=text)
-    meta = extract_metadata(text, title=doc.title, path=path, format=doc.format)
+    meta = extract_metadata(text, title=doc.title, path=path, format=doc.format) | doc.meta
     entry = Entry(path, size, mtime_ns, digest)
     entry.fields = {
         "title": utf8(doc.title) if doc.title else doc.title,
@@ -71,6 +77,9 @@ def prepare(path: str, size: int, mtime_ns: int, digest: str, doc: Document) -> 
         "parser": parser_label(doc.parser),
         "warnings": json.dumps(doc.warnings),
         "spans": json.dumps(doc.to_dict()["spans"]),
+        "ocr": bool(doc.ocr),
+        "ocr_confidence": doc.ocr_confidence(),
+        "ocr_pages": json.dumps(doc.ocr) if doc.ocr else None,
     }
     for chunk in chunk_document(doc):
         counts = Counter(tokenize(f"{chunk.heading}\n{chunk.text}"))
@@ -82,6 +91,8 @@ def prepare(path: str, size: int, mtime_ns: int, digest: str, doc: Document) -> 
                 chunk.end,
                 chunk.page,
                 chunk.heading,
+                chunk.page in doc.ocr,
+                doc.ocr.get(chunk.page),
                 sum(counts.values()),
             )
         )
@@ -122,10 +133,19 @@ def write(con: duckdb.DuckDBPyConnection, cid: int, entries: list[Entry]) -> Non
                 "content_hash": e.digest,
                 "error": e.error,
                 **{name: e.fields.get(name) for name in DOCUMENT_COLUMNS},
+                "ocr": bool(e.fields.get("ocr")),
             }
             for doc_id, e in zip(ids, entries, strict=True)
         ]
-    ).astype({"size": "Int64", "mtime_ns": "Int64", "pages": "Int64", "chars": "Int64"})
+    ).astype(
+        {
+            "size": "Int64",
+            "mtime_ns": "Int64",
+            "pages": "Int64",
+            "chars": "Int64",
+            "ocr_confidence": "Float64",
+        }
+    )
     chunks = [(doc_id, *c) for doc_id, e in zip(ids, entries, strict=True) for c in e.chunks]
     terms = [
         (doc_id, *t, lengths[t[0]])
@@ -197,14 +217,22 @@ def cluster_terms(
 
 def parser_label(parser: str) -> str:
     """What the index stores as a document's parser: its name and the parser version
-    (`docling-pdf/4`), so that a new parser version re-parses unchanged files."""
-    return f"{parser}/{PARSER_VERSION}"
+    (`docling-pdf/4`; `/4-no-ocr` when OCR did not run), so that a new parser
+    version, or OCR turned on since, re-parses unchanged files."""
+    return f"{parser}/{_version()}"
 
 
-def stale_parse(stored: str | None) -> bool:
-    """Whether an indexed document was parsed by another parser version (rows without a
-    parse, such as failures, are not stale: they are retried when the file changes)."""
-    return stored is not None and not stored.endswith(f"/{PARSER_VERSION}")
+def stale_parse(stored: str | None, error: str | None = None) -> bool:
+    """Whether an indexed document was parsed by another parser version. Rows without a
+    parse (failures) are retried when the file changes, or when the failure was a lack
+    of OCR and OCR runs now."""
+    if stored is None:
+        return bool(error and NEEDS_OCR in error and ocr_enabled())
+    return not stored.endswith(f"/{_version()}")
+
+
+def _version() -> str:
+    return PARSER_VERSION if ocr_enabled() else f"{PARSER_VERSION}-no-ocr"
 
 
 #: A stored `files` row `f` that matches a scanned one `s` (with its kind) in every column.

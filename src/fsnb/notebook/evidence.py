@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fsnb.documents.quotes import PAGE_MARK
 from fsnb.errors import one_line
 
 if TYPE_CHECKING:
@@ -59,7 +60,6 @@ RECORD_BYTES = 240_000
 ENV = "FSNB_EVIDENCE_IMAGES"
 #: Multiplied into the page: white paper turns yellow, ink stays dark.
 _HIGHLIGHT = (255, 222, 64)
-_PAGE_MARK = re.compile(r"\[page \d+\]")
 _CACHE: OrderedDict[tuple, PageImage] = OrderedDict()
 _CACHE_SIZE = 48
 _CACHE_LOCK = threading.Lock()
@@ -105,7 +105,7 @@ def find_quote(quote: str, text: str) -> tuple[int, int] | None:
     pattern = quote_pattern(quote)
     if pattern and (found := pattern.search(text)):
         return found.span()
-    part = max(_PAGE_MARK.sub(" ", quote).split(MARKER), key=len)
+    part = max(PAGE_MARK.sub(" ", quote).split(MARKER), key=len)
     wanted = _folded(part)[0]
     if len(wanted) < 8:
         return None
@@ -154,8 +154,11 @@ def page_image(root: str, cite: dict[str, Any], *, crop: bool = False) -> PageIm
 def _render(handle: Any, name: str, page: int | None, quote: str, crop: bool) -> PageImage:
     import pypdfium2 as pdfium
 
-    from fsnb.documents.opening import PDFIUM_LOCK  # PDFium is not thread-safe
-    from fsnb.documents.pdf_text import corrupt_pdf, open_pdf
+    from fsnb.documents.pdf_text import (
+        PDFIUM_LOCK,  # PDFium is not thread-safe
+        corrupt_pdf,
+        open_pdf,
+    )
     from fsnb.errors import ParseError
 
     with PDFIUM_LOCK:

@@ -253,7 +253,9 @@ class ExplorePanel(Displays, anywidget.AnyWidget):
         with self.hold_sync():
             if result is not None:
                 self.answer, self.answer_html = result.answer, answer_html(result.answer)
-                self.citations = jsonable([c.to_dict() for c in result.citations])
+                self.citations = jsonable(
+                    [{**c.to_dict(), "page_label": c.page_label} for c in result.citations]
+                )
                 self.usage = jsonable(result.usage.to_dict())
                 self.stopped = result.stopped
             self.status = result.status if result is not None else "error"

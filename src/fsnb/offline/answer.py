@@ -12,20 +12,19 @@ import re
 from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
+from fsnb.offline.asked import absent_words, apart_phrases, asks_for_list
 from fsnb.offline.lead import PARTS, first_line, overlaps
 from fsnb.offline.passages import (
     FEATURES,
     WEAK_KINDS,
     Question,
     Scored,
-    absent_words,
-    apart_phrases,
     kind_words,
     quote_spans,
     score_unit,
     select,
 )
-from fsnb.offline.ranking import BM25, tokens
+from fsnb.offline.ranking import BM25, name_terms, tokens
 from fsnb.offline.statements import one_line, statement, unreferenced
 from fsnb.offline.tuning import Tuning
 from fsnb.protocol import Action, CitedSource
@@ -142,26 +141,6 @@ def candidates(
     return out
 
 
-#: Words ending in "s" after "what" or "which" that are verbs ("what happens"), not the
-#: plural noun of a list asked for ("which patents").
-_VERBS_IN_S = (
-    "does|has|was|is|happens|means|remains|applies|goes|says|makes|takes|gives|needs|"
-    "seems|looks|lasts|counts|matters|follows|comes|belongs|explains|shows"
-)
-#: A question that asks for every item of something keeps its list.
-_LIST = re.compile(
-    r"\b(?:list|all|every|each|enumerate|summari[sz]e|overview|complete picture|timeline|"
-    rf"what are the|who are|(?:which|what) (?!(?:{_VERBS_IN_S})\b)\w{{2,}}[^\Ws]s\b)",
-    re.IGNORECASE,
-)
-
-
-def asks_for_list(text: str) -> bool:
-    """Whether a question asks for all the items of something ("list the conditions",
-    "which patents"), rather than one fact."""
-    return _LIST.search(text) is not None
-
-
 def extractive_answer(
     question: Question,
     readings: list[Reading],
@@ -177,33 +156,37 @@ def extractive_answer(
     chosen = select(pool, tuning=tuning)
     documents = {r.path: r.document for r in readings}
     texts = [r.document.text for r in readings]
-    unsaid = absent_words(question, stats.df, tuning.rare_word) or (
+    names = {r.path: name_terms(r.path) for r in readings}  # "the receipt": receipt_4.pdf
+    named = set().union(*names.values())
+    unsaid = absent_words(question, stats.df, tuning.rare_word, named) or (
         apart_phrases(question, texts, tuning.phrase_window) if chosen else []
     )
-    if not chosen or unsaid or not answers(question, chosen, stats, tuning=tuning):
+    if not chosen or unsaid or not answers(question, chosen, stats, tuning, names):
         return _not_found(question, readings, chosen, documents, stats, tuning, unsaid)
     standing = {r.path: r.standing for r in readings}
     return _compose(question, chosen, readings, stats, tuning, listing, pool, standing)
 
 
-def answers(question: Question, chosen: list[Scored], stats: BM25, *, tuning: Tuning) -> bool:
+def answers(q: Question, chosen: list[Scored], stats: BM25, tuning: Tuning, names: dict) -> bool:
     """Whether the chosen passages answer the question rather than brush past it.
 
-    A share of the question (`found_share`, by weight) must occur in the folder,
-    terms no document contains weighing as much as a typical term of the question; and the
-    best passage (`best_share`) and the passages together (`union_share`) must hold a fair
-    share of the part that does occur."""
-    seen = {t: stats.idf(t) * question.weight(t) for t in question.content if stats.df.get(t)}
+    A share of the question (`found_share`, by weight) must occur in the folder (its texts
+    or the read files' `names`: path -> terms), terms found nowhere weighing as much as a
+    typical term of the question; and the best passage (`best_share`) and the passages
+    together (`union_share`), each with its file's name, must hold a fair share of the
+    part that does occur."""
+    named = set().union(*names.values())
+    seen = {t: stats.idf(t) * q.weight(t) for t in q.content if stats.df.get(t) or t in named}
     if not seen:
         return False
     typical = sorted(seen.values())[len(seen) // 2]
-    unseen = sum(typical * question.weight(t) for t in question.content if t not in seen)
+    unseen = sum(typical * q.weight(t) for t in q.content if t not in seen)
     found = sum(seen.values())
     if found / (found + unseen) < tuning.found_share:
         return False
-    covered = set().union(*(c.terms for c in chosen))
-    best = max(sum(seen.get(t, 0) for t in c.terms) for c in chosen)
-    union = sum(seen.get(t, 0) for t in covered)
+    held = [c.terms | names.get(c.path, set()) for c in chosen]
+    best = max(sum(seen.get(t, 0) for t in terms) for terms in held)
+    union = sum(seen.get(t, 0) for t in set().union(*held))
     return best / found >= tuning.best_share and union / found >= tuning.union_share
 
 

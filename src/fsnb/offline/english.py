@@ -1,7 +1,7 @@
 """How common a word is in English: wordfreq's Zipf frequency, from a list shipped with fsnb.
 
 `zipf(word)` is what `wordfreq.zipf_frequency(word, "en")` (3.1) returns for a word of
-letters and hyphens, the words `fsnb.offline.passages.absent_words` asks about, wherever
+letters and hyphens, the words `fsnb.offline.asked.absent_words` asks about, wherever
 that is at least `FLOOR` (Zipf 3.0: once per million words). data/english.txt holds the
 tokens of wordfreq's English list down to the floor with their Zipf values (made by
 bench/make_wordlist.py; CC BY-SA 4.0, see its header), and a word is normalized, split

@@ -14,9 +14,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import pairwise
 
-from fsnb.offline.english import zipf
 from fsnb.offline.ranking import QUESTION_WORDS, tokens
 from fsnb.offline.tuning import Tuning
 from fsnb.text.segments import Span
@@ -210,37 +208,6 @@ def analyze(question: str, texts: Sequence[str] = (), *, tuning: Tuning) -> Ques
     return Question(question, terms, wants, aliases, weights, frozenset(hints))
 
 
-#: Nouns that name the kind of thing a "which firm ..." question wants, not its topic: the
-#: documents name the firm, they seldom call it one.
-_ANSWER_TYPES = frozenset(
-    "firm firms company companies business businesses investor investors vendor vendors "
-    "customer customers supplier suppliers person people party parties bank banks country "
-    "countries city cities year years date dates day days month months kind type sort one "
-    "ones document documents file files organization organizations agency agencies team "
-    "teams entity entities individual individuals".split()
-)
-_TYPE_WORD = re.compile(r"\b(?:which|what)\s+(?:kind|type|sort)?(?:\s+of)?\s*(\w+)", re.I)
-
-
-def absent_words(question: Question, df: Mapping[str, int], rare: float) -> list[str]:
-    """The question's words that no document of the folder holds and that are uncommon in
-    English (Zipf frequency below `rare`, wordfreq's figures from `fsnb.offline.english`):
-    "turnover", "warranty". A folder that never uses such a word does not state what the
-    question asks about it; a common word ("happen", "people") or the kind of answer asked
-    for ("which firm") may just be worded otherwise in the documents."""
-    types = {m.group(1).lower() for m in _TYPE_WORD.finditer(question.text)} & _ANSWER_TYPES
-    out = []
-    for word in dict.fromkeys(re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*", question.text)):
-        low = word.lower()
-        terms = tokens(low)
-        if not terms or low in types or any(df.get(t) for t in terms):
-            continue
-        content = terms[0] in question.content and question.weight(terms[0]) >= 1.0
-        if content and zipf(low) < rare:
-            out.append(word)
-    return out
-
-
 def kind_words(question: Question) -> set[str]:
     """The question's terms that name the kind of value it wants ("total", "number",
     "date"): they say what the answer is, not what it is about."""
@@ -250,51 +217,6 @@ def kind_words(question: Question) -> set[str]:
         for m in re.finditer(_WANTS[want], question.text.lower())
         for t in tokens(m.group(0))
     }
-
-
-#: "What is the X ...", "Who is X's Y", "What does the X say": the thing asked about follows.
-_FOCUS = re.compile(
-    r"^\s*(?:what|who|which)\s+(?:is|are|was|were|does|do|did)\s+(?:the\s+|a\s+|an\s+)?(.*)",
-    re.IGNORECASE | re.DOTALL,
-)
-
-
-def apart_phrases(question: Question, texts: Sequence[str], window: int) -> list[str]:
-    """The phrase a "what is the X" question asks about ("credit limit", "Chief Marketing
-    Officer"), when no two of its neighbouring words come within `window` words of each
-    other in any of `texts`: the texts never say it. The phrase is the first run of the
-    question's words after "what is the" (after an owner's "'s"), less the words naming
-    the kind of value asked for ("total", "number")."""
-    found = _FOCUS.match(question.text)
-    if not found:
-        return []
-    kinds = kind_words(question)
-    run: list[tuple[str, str]] = []
-    for word in re.findall(r"[^\W_]+(?:['’-][^\W_]+)*|\S", found.group(1)):
-        terms = tokens(word)
-        if not terms or terms[0] not in question.terms:
-            if run or not word[0].isalnum():
-                break
-            continue
-        if re.search(r"['’]s$", word):
-            run = []  # "InnovateTech's": the owner, not the thing asked about
-        elif terms[0] not in kinds:
-            run.append((word, terms[0]))
-    if len(run) < 2:
-        return []
-    stems = [stem for _, stem in run]
-    for text in texts:
-        seen = tokens(text)
-        positions: dict[str, list[int]] = {}
-        for i, term in enumerate(seen):
-            if term in stems:
-                positions.setdefault(term, []).append(i)
-        for a, b in pairwise(stems):
-            if any(
-                abs(i - j) <= window for i in positions.get(a, ()) for j in positions.get(b, ())
-            ):
-                return []
-    return [" ".join(word for word, _ in run)]
 
 
 def _expansions(acronym: str, texts: Sequence[str]) -> list[str]:

@@ -144,3 +144,8 @@ def path_words(path: str) -> str:
     if words and words[0].isdigit():
         words = words[1:]
     return " ".join(w for w in words if w)
+
+
+def name_terms(path: str) -> set[str]:
+    """The terms of a file's name, without its folders and suffix."""
+    return set(tokens(re.sub(r"[\W_]+", " ", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])))

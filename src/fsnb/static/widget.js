@@ -359,7 +359,7 @@ export default {
       box.hidden = false;
       const ctx = contexts.get(String(n));
       const src = { ...(cite || {}), ...(ctx && !ctx.error ? ctx : {}) };
-      const where = src.path ? `${src.path}${src.page ? `, page ${src.page}` : ""}` : "no source";
+      const where = src.path ? `${src.path}${src.page ? `, page ${src.page_label || src.page}` : ""}` : "no source";
       // the passage with its context: HTML built in Python, every character escaped
       let quote = h("blockquote", { class: "fsnb-citation-passage", text: cite ? cite.quote : `[${n}] has no source` });
       if (ctx && ctx.passage_html) quote = h("div", { class: "fsnb-passage" }, inertHtml(ctx.passage_html));
@@ -444,7 +444,7 @@ export default {
       answer.hidden = !html;
       const cites = model.get("citations") || [];
       const list = h("ol", { class: "fsnb-sources" }, cites.map((c) => h("li", {},
-        h("button", { type: "button", class: "fsnb-source", "data-cite": c.id, text: `[${c.id}] ${c.path}${c.page ? `, p. ${c.page}` : ""}` }),
+        h("button", { type: "button", class: "fsnb-source", "data-cite": c.id, text: `[${c.id}] ${c.path}${c.page ? `, p. ${c.page_label || c.page}` : ""}` }),
         c.verified ? null : h("span", { class: "fsnb-unverified", text: " unverified" }))));
       const many = cites.length > 6;
       sources.replaceChildren(...(!cites.length ? [] : many ? [h("details", {}, h("summary", { text: `${cites.length} sources` }), list)] : [list]));

@@ -1,14 +1,19 @@
-"""`find_files`: files by name, document text or metadata (size, date, type).
+"""`find_files`: files by name, document text or metadata (size, date, type, the date a
+photo was taken).
 
 Names and metadata are searched in `ToolContext.files` (in SQL when the index holds the
-folder, else in its walk); document text always in a walk, since the index holds none.
+folder, else in its walk); document text always in a walk, since the index holds none. A
+photo's date comes from its EXIF header (`fsnb.documents.scans.photo_taken`).
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Literal
 
+from fsnb.documents.ocr import IMAGE_SUFFIXES
+from fsnb.documents.scans import photo_taken
 from fsnb.protocol.outcome import ToolOutcome
 from fsnb.security import shown
 from fsnb.text import ranges
@@ -20,6 +25,8 @@ from fsnb.tools.registry import tool
 
 SearchType = Literal["auto", "name", "content", "metadata"]
 _FILE_NAME = re.compile(r"\S+\.\w{1,5}")
+#: The most images whose EXIF date one `taken_range` search reads.
+PHOTOS_CHECKED = 10_000
 
 
 @tool
@@ -34,6 +41,7 @@ def find_files(
     date_range: str | None = None,
     max_results: int = 50,
     sort_by: FindSort = "relevance",
+    taken_range: str | None = None,
 ) -> ToolOutcome[Found]:
     """Find files by name, content or metadata (size, date, type), from a walk of the folder.
 
@@ -49,6 +57,8 @@ def find_files(
             "2025-01-01..2025-06-30".
         max_results: The most files to list.
         sort_by: relevance, name, size (largest first) or modified (newest first).
+        taken_range: Images taken when (their EXIF date), e.g. "2024-03"; images
+            without one are left out.
     """
     choice("search_type", search_type, ("auto", "name", "content", "metadata"))
     choice("sort_by", sort_by, ("relevance", "name", "size", "modified"))
@@ -64,11 +74,23 @@ def find_files(
         plain = WILDCARDS.search(query) or _FILE_NAME.fullmatch(query.strip())
         how = "name" if plain else "name+content"
     wanted = frozenset(extensions(file_types))
-    found = ctx.files.find(FindQuery(query, how, base, wanted, sizes, dates, sort_by, max_results))
+    taken = ranges.date_range(taken_range) if taken_range and taken_range.strip() else None
+    if taken:  # photos only, each checked by its EXIF date
+        wanted = wanted & IMAGE_SUFFIXES if wanted else IMAGE_SUFFIXES
+    limit = max_results if taken is None else PHOTOS_CHECKED
+    found = ctx.files.find(FindQuery(query, how, base, wanted, sizes, dates, sort_by, limit))
     hits, total, walked, said = found.hits, found.total, found.looked_at, found.source
+    if taken is not None:
+        hits = [h for h in hits if (at := _taken(ctx, h.rel)) and at in taken]
+        total = len(hits)
     filters = ", ".join(
         f"{k} {v}"
-        for k, v in (("types", file_types), ("size", size_range), ("modified", date_range))
+        for k, v in (
+            ("types", file_types),
+            ("size", size_range),
+            ("modified", date_range),
+            ("taken", taken_range),
+        )
         if v
     )
     about = f"{how.replace('+', ' and ')} search, {said} under " + (
@@ -88,6 +110,12 @@ def find_files(
         FileRow(shown(h.rel), h.size, when(h.mtime), shown(h.why)) for h in hits[:max_results]
     )
     return ToolOutcome("\n".join(lines), payload=Found(rows, total, walked, found.kind))
+
+
+def _taken(ctx: ToolContext, rel: str) -> datetime | None:
+    """When the photo at `rel` was taken (EXIF), or None."""
+    stamp = photo_taken(ctx.sandbox.root / rel, ctx.sandbox.root)
+    return datetime.fromisoformat(stamp) if stamp else None
 
 
 __all__ = ["find_files"]

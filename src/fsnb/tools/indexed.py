@@ -18,6 +18,7 @@ import duckdb
 import pandas as pd
 
 from fsnb.documents import Document, PageSpan, parse
+from fsnb.documents.model import ocr_label
 from fsnb.errors import FsnbError, NotFound, ToolError
 from fsnb.index.bm25 import bm25
 from fsnb.index.bridge import bridge
@@ -125,6 +126,8 @@ def _listing(hits: pd.DataFrame) -> list[str]:
     lines = []
     for i, hit in enumerate(hits.to_dict("records"), start=1):
         where = f"{hit['path']}, page {hit['page']}" if pd.notna(hit["page"]) else hit["path"]
+        if pd.notna(hit.get("ocr")):
+            where += f" ({ocr_label(hit['ocr'])})"
         heading = f" — {hit['heading']}" if hit["heading"] else ""
         score = "file name match" if hit["ranker"] == "bridge" else f"score {hit['score']:.3g}"
         lines.append(f"\n[{i}] {where} ({score}){heading}")

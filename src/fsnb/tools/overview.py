@@ -15,6 +15,9 @@ import duckdb
 import pandas as pd
 
 from fsnb.db.database import DatabaseDamaged, DatabaseLocked
+from fsnb.documents.ocr import IMAGE_SUFFIXES
+from fsnb.documents.scans import enabled as ocr_enabled
+from fsnb.documents.scans import why_off
 from fsnb.fsindex.walk import suffix
 from fsnb.security import shown
 from fsnb.text.markup import html_root
@@ -41,6 +44,8 @@ class FolderMap:
     types: pd.DataFrame  # extension, files, size
     largest: pd.DataFrame  # path, size, modified
     newest: pd.DataFrame  # path, size, modified
+    #: One line when the folder holds images that cannot be read: OCR is off or not installed.
+    unread: str = ""
 
     def frames(self) -> dict[str, pd.DataFrame]:
         """The parts as DataFrames, totals included."""
@@ -87,6 +92,8 @@ class FolderMap:
                     for r in frame.head(3).itertuples()
                 )
             )
+        if self.unread:
+            lines.append(self.unread)
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -174,6 +181,18 @@ def folder_map(ctx: ToolContext) -> FolderMap:
         types=types.reset_index(drop=True),
         largest=_files(frame, "size"),
         newest=_files(frame, "mtime_ns"),
+        unread=_unread_images(frame),
+    )
+
+
+def _unread_images(frame: pd.DataFrame) -> str:
+    """The line saying the folder's images go unread when OCR is not installed."""
+    images = int(frame["extension"].str.lower().isin(IMAGE_SUFFIXES).sum())
+    if not images or ocr_enabled():
+        return ""
+    return (
+        f"Not readable here: {images:,} image file{'s' * (images != 1)} (and any scanned PDF "
+        f"pages): {why_off()}"
     )
 
 

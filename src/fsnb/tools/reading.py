@@ -10,6 +10,7 @@ import os
 
 from fsnb.documents import Document
 from fsnb.documents.limits import Limits
+from fsnb.documents.model import ocr_label
 from fsnb.documents.opening import read_document
 from fsnb.documents.text import decode, looks_binary
 from fsnb.errors import ToolError
@@ -24,23 +25,35 @@ _BINARY_DOCUMENTS = frozenset({".pdf", ".docx", ".pptx", ".xlsx"})
 PAGE_CHARS = 12_000
 
 
+def page_mark(doc: Document, page: int) -> str:
+    """`[page N]`, or `[page N (OCR)]` for a page read by OCR (with its confidence when
+    low: `[page N (OCR, low confidence 0.62)]`)."""
+    confidence = doc.ocr.get(page)
+    return f"[page {page}]" if confidence is None else f"[page {page} ({ocr_label(confidence)})]"
+
+
 def with_page_marks(doc: Document, start: int, end: int) -> str:
-    """Text from `start` to `end` with a `[page N]` line where each page begins."""
+    """Text from `start` to `end` with a `[page N]` line where each page begins (on the
+    first page too when the document has several, or it was read by OCR)."""
     parts, pos = [], start
     for span in doc.spans:
         if start < span.start < end:
             parts.append(doc.text[pos : span.start])
-            parts.append(f"[page {span.page}]\n")
+            parts.append(f"{page_mark(doc, span.page)}\n")
             pos = span.start
     parts.append(doc.text[pos:end])
-    first = f"[page {doc.page_at(start)}]\n" if doc.pages > 1 else ""
+    first = f"{page_mark(doc, doc.page_at(start))}\n" if _marks_first(doc) else ""
     return first + "".join(parts)
 
 
 def page_marks(doc: Document, start: int, end: int) -> tuple[int, ...]:
     """The pages whose `[page N]` lines `with_page_marks(doc, start, end)` writes, in order."""
-    first = (doc.page_at(start),) if doc.pages > 1 else ()
+    first = (doc.page_at(start),) if _marks_first(doc) else ()
     return first + tuple(span.page for span in doc.spans if start < span.start < end)
+
+
+def _marks_first(doc: Document) -> bool:
+    return doc.pages > 1 or bool(doc.ocr)
 
 
 def page_window(text_len: int, offset: int, limit: int) -> tuple[int, int, str]:

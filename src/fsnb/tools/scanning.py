@@ -7,10 +7,12 @@ previews share are shown once (`fsnb.tools.scan_text`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from fsnb.documents import Document, supported
 from fsnb.documents.batch import parse_many
+from fsnb.documents.scans import NEEDS_OCR, why_off
 from fsnb.documents.text import looks_binary
 from fsnb.errors import EMPTY_FILE, AccessDenied, NotFound, ParseError
 from fsnb.protocol.outcome import ToolOutcome
@@ -95,6 +97,7 @@ def scan_folder(
         f"Scanned {len(entries)} files under {box.shown(start)}: {ok} documents previewed, "
         f"{len(entries) - ok} not readable or skipped{unread}."
     ]
+    lines += _scan_notes(parsed.values())
     if common:
         shared = "\n".join(sorted(common))
         lines.append(f"Lines many previews share, shown once here and left out of each:\n{shared}")
@@ -103,6 +106,26 @@ def scan_folder(
         lines.append(f"\n=== {rel} — {entries[rel]}")
     scanned = Scanned(len(entries), ok, failed, tuple(map(shown, listed)))
     return ToolOutcome("\n".join(lines), payload=scanned)
+
+
+def _scan_notes(results: Iterable[Document | ParseError]) -> list[str]:
+    """A line on the pages OCR read, and one on the scans left unread for want of OCR."""
+    read = [c for r in results if isinstance(r, Document) for c in r.ocr.values()]
+    unread = sum(
+        NEEDS_OCR in (r.why if isinstance(r, ParseError) else " ".join(r.warnings)) for r in results
+    )
+    notes = []
+    if read:
+        notes.append(
+            f"OCR read {len(read):,} scanned page{'s' * (len(read) != 1)}, mean confidence "
+            f"{sum(read) / len(read):.2f}."
+        )
+    if unread:
+        notes.append(
+            f"{unread:,} file{'s hold' if unread != 1 else ' holds'} scanned pages or images "
+            f"not read: {why_off()}."
+        )
+    return notes
 
 
 def _preview(
@@ -126,6 +149,9 @@ def _preview(
     if result.partial:
         more = " [... more on later pages]"
     warn = "".join(f"\n(warning: {w})" for w in result.warnings)
+    if result.ocr:
+        pages = "; ".join(f"page {n}, confidence {c:.2f}" for n, c in sorted(result.ocr.items()))
+        warn += f"\n(read by OCR: {pages})"
     if entry.verdict.level is Sensitivity.WARN:
         warn += "\n(warning: may contain sensitive data)"
     return (
