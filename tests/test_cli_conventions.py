@@ -164,9 +164,12 @@ def test_every_command_that_works_on_a_folder_takes_it_as_its_last_argument():
     folder = {name for name, usage in usages.items() if "FOLDER" in usage}
     assert folder >= {"explore", "index", "search", "sql", "history", "scan", "fs tree",
                       "fs find", "fs info", "fs du", "fs dupes", "fs recent", "fs bookmark",
-                      "scratch list", "scratch show", "scratch drop", "scratch clear"}  # fmt: skip
-    for name in folder:
-        assert usages[name].rstrip().endswith(("FOLDER", "[FOLDER]")), usages[name]
+                      "scratch list", "scratch show", "scratch drop", "scratch clear",
+                      "mcp"}  # fmt: skip
+    for name in folder:  # `fsnb mcp` serves one or more
+        assert usages[name].rstrip().endswith(("FOLDER", "[FOLDER]", "FOLDER [FOLDER ...]")), (
+            usages[name]
+        )
 
 
 # -- usage errors: `fsnb: `, one line, status 2 -------------------------------------------

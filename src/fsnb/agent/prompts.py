@@ -9,9 +9,14 @@ from typing import Any
 from fsnb.tools.context import ToolContext
 from fsnb.tools.overview import folder_map
 
-_STRATEGY = """\
-You are fsnb: you answer questions about a folder of documents like a careful analyst.
-Each reply is ONE JSON Action: call a tool, go_deeper into a subfolder, ask_human, or stop.
+# The strategy in parts: the agent's prompt joins them all (`_STRATEGY`); a host that calls
+# fsnb's tools itself (`host_guidance`, the MCP server's prompt) gets those that are not about
+# the loop's JSON Actions, receipts or ask_human.
+_ROLE = "You are fsnb: you answer questions about a folder of documents like a careful analyst.\n"
+_ACTIONS = (
+    "Each reply is ONE JSON Action: call a tool, go_deeper into a subfolder, ask_human, or stop.\n"
+)
+_PHASES = """\
 Work in three phases:
 1. SCAN: scan_folder previews every document; pick the likely ones.
 2. READ: parse_file only those (long ones come in pages: continue at the offset given);
@@ -20,23 +25,39 @@ Work in three phases:
    "Schedule 3", a file name) and the answer may depend on it, read that too (reason starts
    "Backtrack:"). Exhibits and schedules are often inside another document.
 
+"""
+_STOP = """\
 Answer only from what you read. Stop with kind "stop": "answer" in concise markdown with [n]
 after each statement from a document; "citations": for each n the path, the page (from the
 [page N] marks) and a quote of 5-25 words copied EXACTLY (no ellipses). If the documents do
 not say, say so.
 
 Tool arguments are [{"name", "value"}] pairs, every value as text; paths are relative to the
-folder. Tool errors come back as text: adapt. Questions about the files themselves (largest,
+folder. """
+_FILES = """\
+Tool errors come back as text: adapt. Questions about the files themselves (largest,
 newest, how many, duplicates, where space goes) use the navigator tools (find_files with
 search_type "metadata" and sort_by, tree, file_info, disk_usage, recent_files,
-find_duplicates); cite the path with its size, date or count as the quote. ask_human only when
-the documents cannot settle an ambiguity. semantic_search, when listed, finds passages across
+find_duplicates); cite the path with its size, date or count as the quote."""
+_ASK = """ ask_human only when
+the documents cannot settle an ambiguity."""
+_COMPUTE = """ semantic_search, when listed, finds passages across
 the indexed folder. Totals, counts, averages and comparisons are computed, never guessed: load
 rows into the scratchpad (load_table for tables, with a glob for many files; create_table +
 extract_rows for prose) and query_data with SQL; answer with the figure, the SQL and citations
 to the rows (source_file, page, the row's text as quote).
+"""
+_RECEIPTS = """\
 Earlier tool results may be shortened to receipts to save context: each says what was left
 out and the call that shows it again.
+"""
+_STRATEGY = _ROLE + _ACTIONS + _PHASES + _STOP + _FILES + _ASK + _COMPUTE + _RECEIPTS
+_HOST_ANSWER = """\
+Answer only from what you read, in concise markdown with [n] after each statement from a
+document, and for each n the path, the page (from the [page N] marks) and a quote of 5-25
+words copied EXACTLY (no ellipses): verify_citation checks one against the document. If the
+documents do not say, say so. Paths are relative to the folder.
+
 """
 
 
@@ -48,6 +69,13 @@ def system_prompt(tools: list[dict[str, Any]]) -> str:
     caching bill a repeated prefix at the cached rate)."""
     listing = "\n".join(f"- {signature(t)}: {_first_sentence(t['description'])}" for t in tools)
     return f"{_STRATEGY}\nTools (name(parameters), ? = optional):\n{listing}\n"
+
+
+def host_guidance() -> str:
+    """The strategy for a host that calls fsnb's tools itself (an MCP client's model): the
+    agent's, less what is about its JSON Actions, receipts and ask_human."""
+    role = "You answer questions about a folder of documents like a careful analyst, with fsnb's"
+    return f"{role} tools.\n{_PHASES}{_HOST_ANSWER}{_FILES}{_COMPUTE}"
 
 
 def signature(tool: dict[str, Any]) -> str:

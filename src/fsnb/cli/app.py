@@ -1,7 +1,8 @@
-"""`fsnb` commands: explore, index, search, sql, status, history, models, scan, parse, fs and
-scratch, with the conventions of rg, fd and llm: the folder is the last argument, stdout holds
-the result alone (the trace and notes go to stderr), exit status 1 says a search found
-nothing, and every usage error is one `fsnb: ` line on stderr with exit status 2."""
+"""`fsnb` commands: explore, index, search, sql, status, history, models, scan, parse, fs,
+scratch and mcp, with the conventions of rg, fd and llm: the folder is the last argument,
+stdout holds the result alone (the trace and notes go to stderr), exit status 1 says a
+search found nothing, and every usage error is one `fsnb: ` line on stderr with exit
+status 2."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from fsnb.cli.explore import add_explore_command
 from fsnb.cli.fs import add_fs_command
 from fsnb.cli.history import add_history_command
 from fsnb.cli.index import add_index_commands
+from fsnb.cli.mcp import add_mcp_command
 from fsnb.cli.output import (
     POSITIVE_INT,
     SECONDS,
@@ -186,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_fs_command(command)
     add_scratch_command(command)
+    add_mcp_command(command)
     return parser
 
 

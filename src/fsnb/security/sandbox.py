@@ -15,10 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Literal
 
-from fsnb.errors import AccessDenied, NotFound
-from fsnb.security.files import file_kind, open_file, os_reason, shown, unshown
+from fsnb.errors import AccessDenied, NotFound, one_line
+from fsnb.security.files import PATH_MAX, file_kind, open_file, os_reason, shown, unshown
 from fsnb.security.listing import EXCLUDED_DIRS, IGNORE_FILE, Listed, links_to_folder, scan
 from fsnb.security.sensitive import NOT_SENSITIVE, Sensitivity, Verdict, classify
+
+#: The longest path `resolve` looks at (a path relative to a deep folder may pass
+#: `PATH_MAX` and still be there, reached through `dir_fd`).
+_LONGEST = 4 * PATH_MAX
 
 Kind = Literal["file", "folder", "any"]
 _KINDS = {"file": "a file", "folder": "a folder", "any": "a file or a folder"}
@@ -103,8 +107,13 @@ class Sandbox:
         """Resolve `path` inside the root, or raise `AccessDenied` saying why.
 
         Relative paths are taken from the root. With `reading`, files the
-        sensitive-file policy blocks are refused too. The path need not exist.
+        sensitive-file policy blocks are refused too. The path need not exist, but one far
+        longer than `PATH_MAX` cannot: it is refused before its parts are looked at (the
+        ignore check reads every prefix of a path, which takes long for a hostile one).
         """
+        if len(os.fsencode(path)) > _LONGEST:
+            why = "is a path longer than the system allows"
+            raise NotFound(shown(one_line(os.fspath(path), 60)), why)
         candidate, lexical = self._lexical(path)
         if not lexical.is_relative_to(self.root):
             kind = "an absolute path" if Path(path).expanduser().is_absolute() else "a path"
