@@ -254,3 +254,19 @@ def test_the_panel_says_a_citation_came_from_ocr(tmp_path: Path):
     assert shown["verified"] and shown["page_label"] == "1 (OCR)"  # the panel shows "p. 1 (OCR)"
     read = panel.trace[0]["result"]
     assert "[page 1 (OCR)]" in read  # the trace marks the page read by OCR
+
+
+def test_a_scan_reads_a_few_images_and_lists_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    from fsnb.tools import scanning
+
+    monkeypatch.setattr(scanning, "SCAN_IMAGES", 1)
+    folder = _copy(tmp_path / "photos", "receipt_150dpi.bmp", "receipt_photo.jpg")
+    text = scan_folder(ctx=ToolContext(folder))
+    assert "=== receipt_150dpi.bmp — image, 1 page" in text and "CORNER MARKET" in text
+    assert (
+        "=== receipt_photo.jpg — image, not previewed: OCR in a scan stops after 1 images "
+        "(1 more here, about 1 s of OCR); parse_file reads it, and indexing the folder reads "
+        "them all"
+    ) in text

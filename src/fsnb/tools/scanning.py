@@ -12,7 +12,7 @@ from pathlib import Path
 
 from fsnb.documents import Document, supported
 from fsnb.documents.batch import parse_many
-from fsnb.documents.scans import NEEDS_OCR, why_off
+from fsnb.documents.scans import NEEDS_OCR, suffix_is_image, why_off
 from fsnb.documents.text import looks_binary
 from fsnb.errors import EMPTY_FILE, AccessDenied, NotFound, ParseError
 from fsnb.protocol.outcome import ToolOutcome
@@ -22,6 +22,9 @@ from fsnb.tools.formats import human_size
 from fsnb.tools.payloads import Scanned
 from fsnb.tools.registry import tool
 from fsnb.tools.scan_text import common_lines, compact_head, preview_chars_for
+
+#: Images a scan reads by OCR to preview them (the rest are listed, not read).
+SCAN_IMAGES = 24
 
 
 def _skip_reason(entry: Entry, box: Sandbox) -> str:
@@ -81,6 +84,9 @@ def scan_folder(
             entries[entry.rel] = _skip_reason(entry, box)
         else:
             documents[entry.path] = entry
+    for rel, why in _images_left(documents).items():
+        entries[rel] = why
+    documents = {path: e for path, e in documents.items() if e.rel not in entries}
     preview_chars = preview_chars or preview_chars_for(len(documents))
     parsed = {}
     for file, result in parse_many(documents, chars=preview_chars, root=box.root):
@@ -106,6 +112,19 @@ def scan_folder(
         lines.append(f"\n=== {rel} — {entries[rel]}")
     scanned = Scanned(len(entries), ok, failed, tuple(map(shown, listed)))
     return ToolOutcome("\n".join(lines), payload=scanned)
+
+
+def _images_left(documents: dict[Path, Entry]) -> dict[str, str]:
+    """The images past the first `SCAN_IMAGES` (by path), which a scan does not read by OCR
+    (about a second each), and why: parse_file or the index reads them."""
+    images = sorted((e.rel for e in documents.values() if suffix_is_image(e.rel)), key=str)
+    left = images[SCAN_IMAGES:]
+    why = (
+        f"image, not previewed: OCR in a scan stops after {SCAN_IMAGES} images "
+        f"({len(left):,} more here, about {len(left):,} s of OCR); parse_file reads it, "
+        "and indexing the folder reads them all"
+    )
+    return dict.fromkeys(left, why)
 
 
 def _scan_notes(results: Iterable[Document | ParseError]) -> list[str]:
