@@ -67,6 +67,7 @@ def test_result_exports(folder: Path):
         "quote",
         "verified",
         "problem",
+        "ocr",
     ]
     trace = result.trace_df()
     assert list(trace["tool"][:1]) == ["parse_file"]

@@ -36,6 +36,10 @@ class Started(Event):
     backend: str
     model: str
     max_steps: int
+    #: How the run starts ("scan": every document previewed; "index": the index's best
+    #: passages for the question) and why (`fsnb.agent.start`).
+    start: str = "scan"
+    start_reason: str = ""
 
 
 @dataclass(kw_only=True)

@@ -100,6 +100,8 @@ def _first_sentence(text: str) -> str:
     return first if first.endswith(".") else f"{first}."
 
 
-def opening_message(task: str, ctx: ToolContext) -> str:
-    """The task and the folder's map (totals, top folders, types, largest and newest)."""
-    return f"Question: {task}\n\n{folder_map(ctx).text()}\n\nReply with your first Action."
+def opening_message(task: str, ctx: ToolContext, start: str = "") -> str:
+    """The task and the folder's map (totals, top folders, types, largest and newest), then
+    what the run starts from when it is not a scan (`fsnb.agent.start`)."""
+    begin = f"{start}\n\n" if start else ""
+    return f"Question: {task}\n\n{folder_map(ctx).text()}\n\n{begin}Reply with your first Action."

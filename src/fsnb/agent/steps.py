@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -18,6 +19,7 @@ from fsnb.agent.limits import cut_question, cut_result
 from fsnb.agent.prompts import opening_message, system_prompt
 from fsnb.agent.reading import Reading
 from fsnb.agent.result import CANCELLED, ExplorationResult, new_id
+from fsnb.agent.start import START_HITS, Start, choose_start
 from fsnb.agent.usage import Usage
 from fsnb.errors import AccessDenied, FsnbError
 from fsnb.llm.masked import mask_outcome
@@ -90,6 +92,10 @@ class Run:
 
     def drive(self) -> Generator[ev.Event, None, ExplorationResult]:
         x = self.x
+        try:
+            start = self._wait(lambda: choose_start(self.task, self.ctx, x.use_index), "starting")
+        except _Stop as stop:  # the loop's first check then ends the run
+            start = Start("scan", f"no start was chosen: {stop}")
         yield self.emit(
             ev.Started(
                 task=self.task,
@@ -97,17 +103,23 @@ class Run:
                 backend=x.llm.backend,
                 model=x.llm.model,
                 max_steps=x.max_steps,
+                start=start.how,
+                start_reason=start.why,
             )
         )
+        if start.search is not None:
+            start = yield from self._index_start(start)
         convo = Conversation(
             task=self.task,
             root=x.root,
             system=system_prompt(x.registry.schemas()),
-            opening=opening_message(self.task, self.ctx),
+            opening=opening_message(self.task, self.ctx, start.opening()),
             tools=x.registry.schemas(),
             budget_chars=x.context_chars,
-            documents=x.documents,
+            # the index start ranks only what the search found (and what it reads later)
+            documents=x.documents if start.how == "scan" else x.documents.only(start.paths),
             earlier=self.after.thread if self.after else [],
+            start_hits=start.paths,
         )
         answer, reason, citations, error = "", "", [], None
         stopping = False
@@ -321,6 +333,26 @@ class Run:
             )
         )
         return Turn(action, sent, outcome, cut)
+
+    def _index_start(self, start: Start) -> Generator[ev.Event, None, Start]:
+        """The index start's search as the run's step 0 in the trace, masked as every tool
+        result is; the start with what the backend may see of it."""
+        assert start.search is not None
+        args: dict[str, Any] = {"query": self.task, "k": START_HITS}
+        reason = f"Start: {start.why}; the index's best passages for the question."
+        yield self.emit(
+            ev.ToolCall(tool="semantic_search", args=args, reason=reason, phase="search")
+        )
+        seen, withheld = self._seen(start.search)
+        self.usage.tool_calls += 1
+        self.usage.tool_chars += len(seen.text)
+        result = ev.ToolResult(
+            tool="semantic_search", args=args, result=seen.text, duration_ms=0.0,
+            chars=len(start.search.text), phase="search", ok=True, withheld=withheld,
+            data=seen.data,
+        )  # fmt: skip
+        yield self.emit(result)
+        return replace(start, search=seen)
 
     def _run_tool(self, name: str, args: dict[str, Any]) -> tuple[ToolOutcome, int, int]:
         """The tool's outcome as the backend sees it, the values withheld, and the length

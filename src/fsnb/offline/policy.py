@@ -3,7 +3,8 @@
 No network and no model. Each call looks at what the run has done so far
 (`conversation.turns`) and returns the next step, so every step is a real tool call:
 
-1. SCAN: `scan_folder` over the whole folder.
+1. SCAN: `scan_folder` over the whole folder (unless the run started from the index: a
+   folder too large to preview whole, `fsnb.agent.start`).
 2. RANK: BM25 over the documents' sections (`fsnb.offline.ranking`), the documents being
    those the explorer hands in (`conversation.documents`).
 3. READ: `parse_file` the best document and those close to it, page by page where the
@@ -77,7 +78,7 @@ class OfflineLLM:
                 reason = f"Files: the question is about the files themselves; ask {asked.tool}."
                 return Reply(Action.call(asked.tool, reason, **asked.arguments))
         earlier = earlier_turns(conversation)
-        if not conversation.turns and not scanned(earlier):
+        if not conversation.turns and not scanned(earlier) and not conversation.start_hits:
             reason = "Scan: preview every document in the folder before choosing what to read."
             return Reply(Action.call("scan_folder", reason, folder="."))
         corpus = self._corpus(documents, conversation.task)
@@ -86,6 +87,7 @@ class OfflineLLM:
             return Reply(computed)
         indexed = "semantic_search" in names
         searched = search_hits(conversation.turns)
+        searched = conversation.start_hits or None if searched is None else searched
         if indexed and searched is None and not conversation.last_step:
             reason = "Search: the folder is indexed; find the passages that match the question."
             k = self.tuning.search_hits

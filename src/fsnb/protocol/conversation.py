@@ -90,6 +90,9 @@ class Conversation:
     documents: Documents | None = None
     #: The thread's earlier questions, oldest first: empty unless this is a follow-up.
     earlier: list[Exchange] = field(default_factory=list)
+    #: The documents the run's index start found for the question, best first (empty: the
+    #: run starts with a scan of every document; `fsnb.agent.start`).
+    start_hits: list[str] = field(default_factory=list)
 
     #: Characters one call may send (system prompt + messages); None: no budget. Over it,
     #: the oldest tool results become receipts, never the latest one.
