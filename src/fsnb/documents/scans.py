@@ -24,6 +24,9 @@ from fsnb.documents.limits import within
 from fsnb.documents.model import Document, assemble
 from fsnb.errors import ParseError
 
+#: Bumped whenever what OCR reads changes (the engine's settings, the reading order), so
+#: that cached parses of scans are read again.
+READER_VERSION = "ocr2"
 #: How the reason a scanned page or an image was not read begins (`unread_reason`).
 NEEDS_OCR = "needs OCR"
 #: EXIF tags: DateTimeOriginal and DateTime (the Exif IFD, then the main one), Make, Model.
@@ -90,7 +93,7 @@ def unread_reason() -> str:
 def cache_tag() -> str:
     """What a parse's cache key holds of OCR: whether it runs, and its limits (so that
     installing the extra, or raising a limit, reads the scans again)."""
-    return OcrLimits.from_env().tag() if enabled() else "no-ocr"
+    return f"{READER_VERSION}/{OcrLimits.from_env().tag()}" if enabled() else "no-ocr"
 
 
 def read_image(data: bytes, name: str) -> Reading:
