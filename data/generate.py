@@ -8,6 +8,8 @@ Usage: ``python data/generate.py``. Output is deterministic (byte-identical on r
                                (Northwind Analytics acquires Bluefin Robotics)
 - ``data/statements/``        12 monthly credit-card statement PDFs (a year of spending); their
                                ground-truth transactions go to ``data/_truth/statements.csv``
+- ``data/personal/``          a home folder of paperwork (tax forms, receipts, statements,
+                               contracts, Downloads); held out: never tuned on
 
 Each corpus gets a ``questions.json`` whose facts are checked against the text written.
 """
@@ -22,7 +24,13 @@ from pathlib import Path
 DATA_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(DATA_DIR))
 
-from _gen import large_corpus, mixed_corpus, statements_corpus, test_corpus  # noqa: E402
+from _gen import (  # noqa: E402
+    large_corpus,
+    mixed_corpus,
+    personal_corpus,
+    statements_corpus,
+    test_corpus,
+)
 from _gen.common import CorpusResult  # noqa: E402
 from _gen.questions import check_facts, write_questions  # noqa: E402
 
@@ -31,6 +39,7 @@ BUILDERS: tuple[Callable[[Path], CorpusResult], ...] = (
     large_corpus.build,
     mixed_corpus.build,
     statements_corpus.build,
+    personal_corpus.build,
 )
 
 
