@@ -1,7 +1,10 @@
 """What the offline strategy knows about the folder for one question, computed once.
 
 The documents come from the explorer (`Conversation.documents`: the folder as its sandbox
-lets the run read it); the strategy never lists or parses files itself.
+lets the run read it); the strategy never lists or parses files itself. A question that
+names one of their folders ("in my Taxes folder", `fsnb.offline.scope`) is answered from
+the documents under it: the others are neither ranked nor read, and the words that named
+the folder are left out of the question's terms.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from fsnb.offline.answer import Unit, units
 from fsnb.offline.passages import Question, analyze
 from fsnb.offline.ranking import BM25, Ranked, rank_documents, tokens
 from fsnb.offline.references import Target
+from fsnb.offline.scope import folders_of, named_folder
 from fsnb.offline.tuning import Tuning
 from fsnb.protocol import Documents
 
@@ -22,7 +26,9 @@ from fsnb.protocol import Documents
 class Corpus:
     """The folder's documents with text, the question analysed against them, their
     ranking, term statistics over every candidate passage (for IDF), the files references
-    may point to, and each document's candidate passages."""
+    may point to, and each document's candidate passages. `scope`: the folder the question
+    named, whose documents alone these are ("" for the whole folder); `task`: the question
+    as analysed (without the words naming that folder)."""
 
     docs: dict[str, Document]
     question: Question
@@ -30,6 +36,8 @@ class Corpus:
     stats: BM25
     targets: list[Target]
     units: dict[str, list[Unit]] = field(default_factory=dict)
+    scope: str = ""
+    task: str = ""
 
     @property
     def best_score(self) -> float:
@@ -46,7 +54,8 @@ class Corpus:
 
 def build_corpus(documents: Documents, task: str, tuning: Tuning) -> Corpus:
     """Analyse the question against the documents that have text (one that cannot be read
-    is left out), and rank them."""
+    is left out), and rank them; only those under the folder the question names, if it
+    names one of theirs."""
     docs: dict[str, Document] = {}
     for path in documents.paths():
         try:
@@ -55,6 +64,10 @@ def build_corpus(documents: Documents, task: str, tuning: Tuning) -> Corpus:
             continue
         if document.text.strip():
             docs[path] = document
+    scope = named_folder(task, folders_of(docs))
+    if scope is not None:
+        docs = {path: d for path, d in docs.items() if scope.holds(path)}
+        task = scope.rest(task)
     question = analyze(task, [d.text for d in docs.values()], tuning=tuning)
 
     def terms(text: str) -> list[str]:
@@ -83,4 +96,5 @@ def build_corpus(documents: Documents, task: str, tuning: Tuning) -> Corpus:
     headings = {(path, u.context) for path in docs for u in unit_map[path] if u.context}
     corpus_units += [terms(context) for _, context in sorted(headings)]
     targets = [Target(path, d.title, d.text) for path, d in docs.items()]
-    return Corpus(docs, question, ranking, BM25(corpus_units), targets, unit_map)
+    folder = scope.folder if scope else ""
+    return Corpus(docs, question, ranking, BM25(corpus_units), targets, unit_map, folder, task)

@@ -5,18 +5,19 @@ file", "modified most recently"), counts ("how many PDF files are in contracts")
 thresholds ("files larger than 1 MB"), date ranges ("files modified in 2024") and
 duplicates. Each maps to one tool call; the answer cites each file with its stat as the
 quoted evidence ("size: 2,097,152 bytes", "modified: 2024-05-01 10:00", "files: 3 (.pdf)"),
-which citation checking verifies against the file itself.
+which citation checking verifies against the file itself. A folder the question names
+("in my Taxes folder", `fsnb.offline.scope`) is the call's scope, and the answer says so.
 """
 
 from __future__ import annotations
 
 import mimetypes
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
+from fsnb.offline.scope import folders_under, named_folder
 from fsnb.protocol import Action, CitedSource, ToolOutcome
 from fsnb.tools.payloads import Duplicates, Found
 
@@ -44,8 +45,8 @@ _CHANGED = r"(?:modified|changed|updated|edited|saved)"
 _NAMES_FILES = re.compile(r"\bfiles?\b", re.IGNORECASE)
 _LAST_CHANGED = re.compile(rf"\b{_CHANGED}\s+last\b|\blast\s+{_CHANGED}\b", re.IGNORECASE)
 _COUNT = re.compile(
-    rf"\bhow many\s+(?:([\w.]+)\s+)?{_FILES}(?=\s+(?:are|is|exist|do|does|in|under|inside|"
-    r"within|there)\b|\s*\?|\s*$)",
+    rf"\bhow many\s+(?:(?:([\w.]+)\s+)?{_FILES}|([a-z]+?)s)(?=\s+(?:are|is|exist|do|does|in|"
+    r"under|inside|within|there)\b|\s*\?|\s*$)",
     re.IGNORECASE,
 )
 _SIZE = re.compile(
@@ -55,11 +56,6 @@ _SIZE = re.compile(
 )
 _DUPLICATES = re.compile(
     rf"\b(?:duplicated?|identical)\s+{_FILES}|\b{_FILES}\b.*\bduplicat|\bduplicates\b",
-    re.IGNORECASE,
-)
-_SCOPE = re.compile(
-    r"\b(?:in|under|inside|within)\s+(?:the\s+)?[\"'`]?([\w./-]+?)[\"'`]?"
-    r"(?:\s+(?:folder|directory|subfolder))?\s*\??\s*$",
     re.IGNORECASE,
 )
 _DAY = r"\d{4}-\d{1,2}-\d{1,2}"
@@ -83,6 +79,22 @@ class FileQuestion:
     arguments: dict[str, Any] = field(default_factory=dict)
     what: str = "files"
 
+    @property
+    def folder(self) -> str:
+        """The folder the question is about ("." for the whole tree)."""
+        return str(self.arguments.get("scope", self.arguments.get("path", ".")))
+
+    @property
+    def where(self) -> str:
+        """How the answer names that folder: "" or " under Taxes"."""
+        return "" if self.folder == "." else f" under {self.folder}"
+
+    def within(self, folder: str) -> FileQuestion:
+        """The same question asked of `folder` (a relative path) only."""
+        key = "path" if "path" in self.arguments else "scope"
+        where = f" under {folder}" + (" (including subfolders)" if self.kind == "count" else "")
+        return replace(self, arguments=self.arguments | {key: folder}, what=self.what + where)
+
 
 def _extensions(word: str | None) -> str | None:
     if not word:
@@ -93,15 +105,6 @@ def _extensions(word: str | None) -> str | None:
     if f".{low}" in mimetypes.types_map or low in ("md", "docx", "xlsx", "pptx"):
         return low
     return None
-
-
-def _scope(task: str, root: str) -> str:
-    found = _SCOPE.search(task)
-    if found:
-        name = found.group(1).strip("/")
-        if name and (Path(root) / name).is_dir():
-            return name
-    return "."
 
 
 def _when(found: re.Match[str]) -> str | None:
@@ -125,36 +128,40 @@ def _when(found: re.Match[str]) -> str | None:
 
 def file_question(task: str, root: str, tools: set[str]) -> FileQuestion | None:
     """The file-system question `task` asks, when it asks one this folder's tools answer."""
-    found = _ask(task, root)
-    return found if found and found.tool in tools else None
+    found = _ask(task)
+    if found is None or found.tool not in tools:
+        return None
+    named = named_folder(task, folders_under(root), files=True)
+    return found.within(named.folder) if named else found
 
 
-def _ask(task: str, root: str) -> FileQuestion | None:
+def _ask(task: str) -> FileQuestion | None:
+    """The question over the whole tree ("." scope); `file_question` narrows it."""
     about_files = re.search(rf"\b{_FILES}\b", task, re.IGNORECASE) is not None
     changed = re.search(rf"\b{_CHANGED}\b", task, re.IGNORECASE) is not None
-    scope = _scope(task, root)
-    where = "" if scope == "." else f" under {scope}"
+    scope = "."
     if _DUPLICATES.search(task):
-        return FileQuestion("duplicates", "find_duplicates", {"path": scope}, f"files{where}")
+        return FileQuestion("duplicates", "find_duplicates", {"path": scope})
     count = _COUNT.search(task)
-    if count:
-        types = _extensions(count.group(1))
+    if count and (count.group(2) is None or _extensions(count.group(2))):
+        word = count.group(1) or count.group(2)
+        types = _extensions(word)
         args: dict[str, Any] = {"query": "*", "search_type": "metadata", "scope": scope}
-        label = f"{count.group(1)} files" if types else "files"
+        label = f"{word} files" if types else "files"
         args |= {"file_types": types} if types else {}
-        return FileQuestion("count", "find_files", args, label + where)
+        return FileQuestion("count", "find_files", args, label)
     size = _SIZE.search(task)
     if size and about_files:
         smaller = size.group(1).lower() in ("smaller than", "less than", "under", "below")
         unit = size.group(3).upper().replace("I", "").replace("BYTES", "B").replace("BYTE", "B")
         limit = f"{'<' if smaller else '>'}{size.group(2)}{unit}"
         args = {"query": "*", "search_type": "metadata", "scope": scope, "size_range": limit}
-        label = f"files {size.group(1).lower()} {size.group(2)} {unit}{where}"
+        label = f"files {size.group(1).lower()} {size.group(2)} {unit}"
         return FileQuestion("size", "find_files", args | {"sort_by": "size"}, label)
     when = _WHEN.search(task)
     if when and (range_ := _when(when)):
         args = {"query": "*", "search_type": "metadata", "scope": scope, "date_range": range_}
-        label = f"files {when.group(0).lower()}{where}"
+        label = f"files {when.group(0).lower()}"
         return FileQuestion("dates", "find_files", args | {"sort_by": "modified"}, label)
     superlative = _SUPERLATIVE.search(task)
     word = superlative.group(1).lower() if superlative else ""
@@ -244,7 +251,8 @@ def _listing(question: FileQuestion, found: Found, citations: list[CitedSource])
         if listing:
             lines.append(f"- {row.path} ({fact}) {mark}")
         elif index == 0:
-            lines.append(f"The {question.kind} file is **{row.path}** ({fact}) {mark}.")
+            about = f"The {question.kind} file{question.where}"
+            lines.append(f"{about} is **{row.path}** ({fact}) {mark}.")
         else:
             lines.append(f"- then {row.path} ({fact}) {mark}")
     return lines

@@ -6,7 +6,8 @@ No network and no model. Each call looks at what the run has done so far
 1. SCAN: `scan_folder` over the whole folder (unless the run started from the index: a
    folder too large to preview whole, `fsnb.agent.start`).
 2. RANK: BM25 over the documents' sections (`fsnb.offline.ranking`), the documents being
-   those the explorer hands in (`conversation.documents`).
+   those the explorer hands in (`conversation.documents`); only those under the folder
+   the question names, when it names one of theirs (`fsnb.offline.scope`).
 3. READ: `parse_file` the best document and those close to it, page by page where the
    passages that score for the question lie further in.
 4. BACKTRACK: cross-references in what was read ("Document: <Title>", "Exhibit C",
@@ -82,7 +83,8 @@ class OfflineLLM:
             reason = "Scan: preview every document in the folder before choosing what to read."
             return Reply(Action.call("scan_folder", reason, folder="."))
         corpus = self._corpus(documents, conversation.task)
-        computed = table_step(conversation, corpus)
+        asked_of = replace(conversation, task=corpus.task) if corpus.scope else conversation
+        computed = table_step(asked_of, corpus)
         if computed is not None and (computed.kind == "stop" or not conversation.last_step):
             return Reply(computed)
         indexed = "semantic_search" in names
@@ -91,7 +93,7 @@ class OfflineLLM:
         if indexed and searched is None and not conversation.last_step:
             reason = "Search: the folder is indexed; find the passages that match the question."
             k = self.tuning.search_hits
-            return Reply(Action.call("semantic_search", reason, query=conversation.task, k=k))
+            return Reply(Action.call("semantic_search", reason, query=corpus.task, k=k))
         progress = read_so_far(conversation.turns, corpus.docs, earlier)
         if not conversation.last_step and progress.reads < self.tuning.max_reads:
             step = self._next_read(corpus, progress, searched or [])
@@ -147,6 +149,7 @@ class OfflineLLM:
         self, corpus: Corpus, progress: Progress, searched: Sequence[str]
     ) -> Action | None:
         total = len(corpus.ranking)
+        under = f" under {corpus.scope}/" if corpus.scope else ""
         for index, ranked in enumerate(self._chosen(corpus, searched)):
             if ranked.path in progress.failed:
                 continue
@@ -155,7 +158,7 @@ class OfflineLLM:
                     continue
                 if offset == 0:
                     reason = (
-                        f"Read: ranked {index + 1} of {total} for the question "
+                        f"Read: ranked {index + 1} of {total}{under} for the question "
                         f"(BM25 {ranked.score:.1f}), '{corpus.docs[ranked.path].title}'."
                     )
                 else:
