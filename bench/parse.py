@@ -4,6 +4,16 @@ scan_cold_s / scan_warm_s: wall time of `scan_folder` over data/large_acquisitio
 empty and then a filled parse cache, in a process where Docling is already imported
 (its one-off import and set-up time is reported apart as `docling_startup_s`), beside
 `pypdfium2_text_s`, PDFium's plain text of every page of the same 25 PDFs.
+`mixed_scan_cold_s`: `scan_folder` over a mixed-format folder (data/large_acquisition's 25
+PDFs, and `MIXED_COPIES` copies of every DOCX, PPTX, XLSX, HTML, Markdown, CSV and text
+sample under data/, built in a temporary folder) in a fresh process that has imported fsnb
+and pypdfium2 but nothing else a scan loads on its first use (its modules compiled, as
+installed), with an empty parse cache; beside it, in the same process,
+`mixed_raw_extract_s`: the plain text of every file by the lightest means (PDFium's text
+of every page, an OOXML file's XML parts with their tags stripped by a regex, a text file
+read and decoded), `mixed_scan_vs_raw` their ratio (target: 3 or less; the median of
+`MIXED_RUNS` processes), and `docling_imported_by_scan` (target: false): whether the scan
+imported Docling, or started the worker processes that import it to parse.
 Per corpus: documents parsed per second cold and warm, and megabytes per second cold.
 `index_cold_docs_per_s`: `Index.add_folder` of data/large_acquisition with an empty cache
 and database on a pool of 1 and of N worker processes, each started beforehand
@@ -16,16 +26,22 @@ core: Docling parses on threads of its own, and this process writes meanwhile; s
 of 1 also runs with itself and this process held to one CPU (`one_cpu`, Linux), and
 `index_speedup_vs_one_cpu` compares N workers with that.
 
-    .venv/bin/python bench/parse.py
+    .venv/bin/python bench/parse.py                 # everything
+    .venv/bin/python bench/parse.py --mixed-only    # the mixed-format scan alone
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import re
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from contextlib import suppress
 from pathlib import Path
 
@@ -33,6 +49,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 DATA = Path(__file__).resolve().parent.parent / "data"
 CORPORA = ["test_acquisition", "large_acquisition", "mixed"]
 INDEX_RUNS = 3
+MIXED_COPIES = 4
+MIXED_RUNS = 3
+_TAGS = re.compile(rb"<[^>]+>")
 
 
 def _fresh_cache() -> str:
@@ -57,6 +76,106 @@ def _pdfium_text(files: list[Path]) -> None:
         pdf.close()
 
 
+def _mixed_folder(root: Path) -> Path:
+    """data/large_acquisition's PDFs and `MIXED_COPIES` copies of every other sample
+    document under data/ (not images: OCR is not a text extraction), under `root`."""
+    from fsnb.documents import document_files
+    from fsnb.security import Sandbox
+
+    for pdf in sorted((DATA / "large_acquisition").glob("*.pdf")):
+        shutil.copyfile(pdf, root / pdf.name)
+    corpora = sorted(p for p in DATA.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    others = [
+        (corpus, file)
+        for corpus in corpora
+        for file in document_files(Sandbox(corpus))
+        if file.suffix.lower() in (".docx", ".pptx", ".xlsx", ".html", ".md", ".csv", ".txt")
+    ]
+    for copy in range(MIXED_COPIES):
+        for corpus, file in others:
+            target = root / f"copy{copy}" / corpus.name / file.relative_to(corpus)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(file, target)
+    return root
+
+
+def _raw_text(files: list[Path]) -> int:
+    """The plain text of `files` by the lightest means; how many characters."""
+    import pypdfium2
+
+    size = 0
+    for file in files:
+        suffix = file.suffix.lower()
+        if suffix == ".pdf":
+            pdf = pypdfium2.PdfDocument(file)
+            for page in pdf:
+                size += len(page.get_textpage().get_text_range())
+            pdf.close()
+        elif suffix in (".docx", ".pptx", ".xlsx"):
+            with zipfile.ZipFile(file) as archive:
+                for name in archive.namelist():
+                    if name.endswith(".xml"):
+                        size += len(_TAGS.sub(b" ", archive.read(name)).decode("utf-8", "replace"))
+        else:
+            size += len(file.read_bytes().decode("utf-8", "replace"))
+    return size
+
+
+def _mixed_child(folder: str) -> None:
+    """In a fresh process: the raw extraction of `folder`, then its cold scan (prints JSON)."""
+    import pypdfium2
+
+    from fsnb.tools import scan_folder
+
+    _fresh_cache()
+    files = sorted(p for p in Path(folder).rglob("*") if p.is_file())
+    for file in files:  # both runs read files the OS has cached
+        file.read_bytes()
+    pypdfium2.PdfDocument(next(f for f in files if f.suffix == ".pdf")).close()
+    raw, _ = _timed(_raw_text, files)
+    scan, outcome = _timed(scan_folder, root=folder)
+    # Docling here, or in worker processes this scan started (each imports it as it starts)
+    workers = multiprocessing.active_children()
+    docling = bool(workers) or any(
+        m.split(".")[0] in ("docling", "docling_core") for m in sys.modules
+    )
+    print(json.dumps({
+        "files": len(files),
+        "previewed": int(re.search(r"(\d+) documents previewed", str(outcome)).group(1)),
+        "raw_s": raw,
+        "scan_s": scan,
+        "docling": docling,
+        "workers": len(workers),
+    }))  # fmt: skip
+
+
+def _mixed() -> dict[str, object]:
+    """`MIXED_RUNS` fresh processes scanning the mixed folder cold; the median run. One
+    run before them, not counted, leaves compiled bytecode for their imports to read, as
+    an installed package has it."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory(prefix="fsnb-bench-mixed-") as tmp:
+        folder = _mixed_folder(Path(tmp))
+        runs = []
+        for _ in range(MIXED_RUNS + 1):
+            out = subprocess.run(
+                [sys.executable, __file__, "--mixed-child", str(folder)],
+                capture_output=True, text=True, check=True, env=env,
+            )  # fmt: skip
+            runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        runs = runs[1:]
+    median = sorted(runs, key=lambda r: r["scan_s"])[len(runs) // 2]
+    return {
+        "mixed_files": median["files"],
+        "mixed_previewed": median["previewed"],
+        "mixed_scan_cold_s": round(median["scan_s"], 3),
+        "mixed_raw_extract_s": round(median["raw_s"], 3),
+        "mixed_scan_vs_raw": round(median["scan_s"] / median["raw_s"], 2),
+        "mixed_runs_s": [round(r["scan_s"], 3) for r in runs],
+        "docling_imported_by_scan": any(r["docling"] for r in runs),
+    }
+
+
 def _pool(workers: int) -> tuple[object, dict[str, float]]:
     """A started pool of `workers` processes, warmed by one index run, and how long each
     step took."""
@@ -73,7 +192,7 @@ def _index_once(pool: object, folder: Path, *, one_cpu: bool = False) -> dict[st
     from fsnb.index.index import Index
 
     _fresh_cache()
-    pids = [os.getpid(), *pool._processes] if one_cpu else []  # type: ignore[attr-defined]
+    pids = [os.getpid(), *pool.pids()] if one_cpu else []  # type: ignore[attr-defined]
     held = _hold(pids, min(os.sched_getaffinity(0)))
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -135,6 +254,10 @@ def main() -> None:
     from fsnb.security import Sandbox
     from fsnb.tools import scan_folder
 
+    mixed = _mixed()  # first: its processes start from nothing this one has loaded
+    if "--mixed-only" in sys.argv:
+        print(json.dumps(mixed, indent=2))
+        return
     _fresh_cache()
     with tempfile.TemporaryDirectory() as tmp:
         sample = Path(tmp) / "warmup.pdf"
@@ -180,12 +303,14 @@ def main() -> None:
                 "scan_cold_s": round(scan_cold, 3),
                 "scan_warm_s": round(scan_warm, 4),
                 "pypdfium2_text_s": round(pdfium, 3),
+                **mixed,
                 "indexing_by_workers": indexing,
                 "index_speedup": round(rate[str(workers)] / rate["1"], 2),
                 "index_speedup_vs_one_cpu": (
                     round(rate[str(workers)] / rate["one_cpu"], 2) if "one_cpu" in rate else None
                 ),
-                "targets": {"scan_cold_s": 0.5, "scan_warm_s": 0.05, "index_speedup": 1.8},
+                "targets": {"scan_cold_s": 0.5, "scan_warm_s": 0.05, "index_speedup": 1.8,
+                            "mixed_scan_vs_raw": 3.0, "docling_imported_by_scan": False},
                 "corpora": corpora,
             },
             indent=2,
@@ -194,4 +319,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--mixed-child"]:
+        _mixed_child(sys.argv[2])
+    else:
+        main()

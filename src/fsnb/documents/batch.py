@@ -13,6 +13,7 @@ from fsnb.documents.model import Document
 from fsnb.documents.opening import opening
 from fsnb.documents.parse import parse
 from fsnb.documents.pool import default_workers
+from fsnb.documents.scans import suffix_is_image
 from fsnb.errors import ParseError
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,22 @@ def parse_many(
 
     paths = list(paths)
     pool = ThreadPoolExecutor(max_workers=workers or default_workers())
+    # Openings of PDFs and images first: they run in native code (PDFium, OCR), one PDF at
+    # a time, calling it again and again; interleaved with the light readers' Python, each
+    # of those calls would wait out the interpreter's switch interval before going on.
+    first = sorted(range(len(paths)), key=lambda i: not _native(paths[i])) if chars else None
     try:
-        yield from zip(paths, pool.map(one, paths), strict=False)
+        if first is None:
+            yield from zip(paths, pool.map(one, paths), strict=False)
+            return
+        futures = {i: pool.submit(one, paths[i]) for i in first}
+        for i, path in enumerate(paths):
+            yield path, futures[i].result()
     finally:  # left early (an interrupt): files not started are dropped, not waited for
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _native(path: Path) -> bool:
+    """Whether `path`'s opening is read by native code (a PDF, an image) rather than by a
+    light reader."""
+    return path.suffix.lower() == ".pdf" or suffix_is_image(path)

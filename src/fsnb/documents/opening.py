@@ -2,9 +2,11 @@
 
 A PDF's first pages come from PDFium's text (`pdf_text`), shaped as the full native parse
 shapes them, so the opening agrees with the full parse (a PDF whose first pages hold a
-scan is parsed in full: OCR reads it); other formats are parsed in full
-(Docling's office and HTML backends, or a plain read, cost little). The full parse is used
-when the cache already holds it; openings are cached too, beside it.
+scan is parsed in full: OCR reads it). Text, Markdown, CSV, HTML, DOCX, PPTX and XLSX
+files are opened by the light readers (`fsnb.documents.light`), which begin as the full
+parse begins without loading Docling; images, and PDFs under the layout pipeline, are
+parsed in full. The full parse is used when the cache already holds it; openings are
+cached too, beside it.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fsnb.documents.cache import ParseCache
+from fsnb.documents.light import LIGHT_FORMATS, LIGHT_VERSION, light_opening
 from fsnb.documents.model import Document, assemble
 from fsnb.documents.ocr import FEW_CHARS
 from fsnb.documents.parse import (
+    DOCLING_FORMATS,
     PARSER_VERSION,
+    TEXT_SUFFIXES,
     Pipeline,
     cached,
     default_pipeline,
@@ -44,7 +49,11 @@ def opening(
     file, name = Path(path), str(path)
     pipeline = pipeline or default_pipeline()
     again = {"cache": cache, "pipeline": pipeline, "root": root}
-    if file.suffix.lower() != ".pdf" or pipeline != "native":
+    suffix = file.suffix.lower()
+    light = "txt" if suffix in TEXT_SUFFIXES else DOCLING_FORMATS.get(suffix)
+    if light in LIGHT_FORMATS:
+        return _light(file, name, light, chars, cache, pipeline, root)
+    if suffix != ".pdf" or pipeline != "native":
         return parse(file, **again)
     store = None if cache is False else (cache or ParseCache())
     with opened(file, name, root) as handle:
@@ -69,6 +78,34 @@ def opening(
     empty = [f"page {n} has no text layer" for n in range(1, read + 1) if n not in pages]
     doc = assemble(file, "pdf", pages, count, "pdfium-opening", empty)
     doc.partial = read < count
+    if store:
+        store.put(key, {"chars": chars, "document": doc.to_dict()})
+    return doc
+
+
+def _light(
+    file: Path,
+    name: str,
+    fmt: str,
+    chars: int,
+    cache: ParseCache | Literal[False] | None,
+    pipeline: Pipeline,
+    root: str | os.PathLike[str] | None,
+) -> Document:
+    """The opening of a file a light reader opens: the full parse when cached, else the
+    cached opening when long enough, else the light reader's."""
+    store = None if cache is False else (cache or ParseCache())
+    with opened(file, name, root) as handle:
+        stat = os.fstat(handle.fileno())  # of the file read, not of what the name is now
+        if store and (full := cached(file, stat, store, pipeline)):
+            return full
+        key = (
+            store.key(file, stat, f"{PARSER_VERSION}/opening/light{LIGHT_VERSION}") if store else ""
+        )
+        entry = store.get(key) if store else None
+        if entry and (entry["chars"] >= chars or not entry["document"]["partial"]):
+            return Document.from_dict({**entry["document"], "path": str(file)})
+        doc = light_opening(handle, file, name, fmt, stat.st_size, chars)
     if store:
         store.put(key, {"chars": chars, "document": doc.to_dict()})
     return doc

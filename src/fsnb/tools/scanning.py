@@ -165,8 +165,8 @@ def _preview(
         if len(result.text) > covered
         else ""
     )
-    if result.partial:
-        more = " [... more on later pages]"
+    if result.partial:  # an opening: the text goes on (past its first pages, or further on)
+        more = " [... more on later pages]" if result.pages > 1 else " [... more follows]"
     warn = "".join(f"\n(warning: {w})" for w in result.warnings)
     if result.ocr:
         pages = "; ".join(f"page {n}, confidence {c:.2f}" for n, c in sorted(result.ocr.items()))
