@@ -1,4 +1,10 @@
-"""BM25 in SQL over the `terms` table (postings carrying their corpus and chunk length).
+"""BM25: ranked by the corpus' tantivy engine (`fsnb.index.engine`, kept in step with the
+file by `fsnb.index.derived`), else in SQL over the `terms` table (postings carrying their
+corpus and chunk length), the reference the engine is checked against and the fallback
+when it cannot answer (a writable connection, a build under way, other k1 or b, or
+`FSNB_BM25_ENGINE=sql`).
+
+In SQL:
 
 idf comes from how many chunks of the corpus hold each term, length normalization from
 `n_terms` over the corpus average. Each query term is one equality on `terms.term`, which
@@ -15,6 +21,9 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from fsnb.db.database import Database
+from fsnb.index import derived
+from fsnb.index.engine import K1, B
 from fsnb.index.query import (
     Folder,
     Source,
@@ -111,6 +120,8 @@ def bm25(
     raises `FilterError`. The frame has `COLUMNS`; `highlights` is {terms: the query words
     found, snippet: ~300 characters around their densest match, each in `**`}.
     """
+    if (hits := fast_hits(store, folder, query, k=k, filter=filter, k1=k1, b=b)) is not None:
+        return hits
     with session(store, folder) as (con, cid):
         return bm25_hits(con, cid, query, k=k, filter=filter, k1=k1, b=b)
 
@@ -126,10 +137,34 @@ def bm25_hits(
     b: float = 0.75,
 ) -> pd.DataFrame:
     """`bm25` in corpus `cid` of an open connection (a session already found it)."""
-    _, words = query_terms(query)
+    counts, words = query_terms(query)
     where = filter_sql(con, cid, filter)
-    scored = bm25_scores(con, cid, query, k=k, where=where, k1=k1, b=b)
+    engine = counts and (k1, b) == (K1, B)
+    if engine and (rows := derived.hits(con, cid, counts, k, where, filter)) is not None:
+        return hit_frame(rows, "bm25", words)
+    scored = sql_scores(con, cid, query, k=k, where=where, k1=k1, b=b)
     return hit_frame(fetch_chunks(con, scored), "bm25", words)
+
+
+def fast_hits(
+    store: Source,
+    folder: Folder,
+    query: str,
+    *,
+    k: int = 10,
+    filter: str | None = None,
+    k1: float = K1,
+    b: float = B,
+) -> pd.DataFrame | None:
+    """`bm25`'s frame from the engine without opening the file, when the file is unchanged
+    since a search found the engine up to date (`derived.cached_hits`); else None."""
+    if not isinstance(store, Database) or (k1, b) != (K1, B):
+        return None
+    counts, words = query_terms(query)
+    if not counts:
+        return None
+    rows = derived.cached_hits(store, folder, counts, k, filter)
+    return None if rows is None else hit_frame(rows, "bm25", words)
 
 
 def bm25_scores(
@@ -144,6 +179,24 @@ def bm25_scores(
 ) -> list[tuple[int, int, float]]:
     """The best (doc_id, position, score) for `query` in corpus `cid`; `where` from `filter_sql`."""
     counts, _ = query_terms(query)
+    engine = counts and (k1, b) == (K1, B)
+    if engine and (rows := derived.hits(con, cid, counts, k, where, rows=False)) is not None:
+        return [(r["doc_id"], r["position"], r["score"]) for r in rows]
+    return sql_scores(con, cid, query, k=k, where=where, k1=k1, b=b)
+
+
+def sql_scores(
+    con: duckdb.DuckDBPyConnection,
+    cid: int,
+    query: str,
+    *,
+    k: int,
+    where: tuple[str, list[Any]] = ("", []),
+    k1: float = 1.2,
+    b: float = 0.75,
+) -> list[tuple[int, int, float]]:
+    """`bm25_scores` ranked in SQL."""
+    counts, _ = query_terms(query)
     if not counts:
         return []
     terms = list(counts)
@@ -156,10 +209,14 @@ def bm25_scores(
 
 
 def query_idf(store: Source, folder: Folder, query: str) -> dict[str, float]:
-    """The BM25 idf of each query term over the corpus' chunks (the most for unseen terms)."""
+    """The BM25 idf of each query term over the corpus' chunks (the most for unseen terms);
+    counted by the engine when the file is unchanged since it was found up to date."""
     terms = list(query_terms(query)[0])
     if not terms:
         return {}
+    if isinstance(store, Database) and (corpus := derived.cached(store, folder)) is not None:
+        n, dfs = corpus.index.doc_freqs(terms)
+        return {t: math.log(1 + (max(n - dfs[t], 0) + 0.5) / (dfs[t] + 0.5)) for t in terms}
     with session(store, folder) as (con, cid):
         n, _ = corpus_stats(con, cid)
         dfs = dict(

@@ -158,6 +158,17 @@ def _versioned(
             _versions[id(con)] = outer
 
 
+def known_corpus(store: Database, folder: Folder) -> tuple[tuple[int, ...], int] | None:
+    """(the file's version, `folder`'s corpus id) when a read session at this very version
+    found the corpus committed and the schema current: a reader may then skip the session."""
+    path = str(store.path)
+    version = file_version(store.path)
+    if version is None or _current.get(path) != version:
+        return None
+    known = _corpora.get((path, str(folder), True))
+    return (version, known[1]) if known is not None and known[0] == version else None
+
+
 def version_of(con: duckdb.DuckDBPyConnection) -> tuple[str, tuple[int, ...]] | None:
     """(database file, version) of a connection inside `session`, when read-only."""
     return _versions.get(id(con))
@@ -251,7 +262,8 @@ def fetch_chunks(
 def hit_frame(rows: list[dict[str, Any]], ranker: str, words: dict[str, str]) -> pd.DataFrame:
     """Hit rows as a frame of `COLUMNS`, with highlights for the query `words`."""
     for row in rows:
-        row["highlights"] = highlights(row["text"], words, row["heading"] or "")
+        masked = row.pop("masked", None)  # the engine keeps it
+        row["highlights"] = highlights(row["text"], words, row["heading"] or "", masked=masked)
         row.setdefault("ranker", ranker)
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -263,13 +275,16 @@ def coverage(idf: dict[str, float], text: str) -> float:
     return sum(v for t, v in idf.items() if t in present) / total if total else 0.0
 
 
-def highlights(text: str, words: dict[str, str], heading: str = "") -> dict[str, Any]:
+def highlights(
+    text: str, words: dict[str, str], heading: str = "", *, masked: str | None = None
+) -> dict[str, Any]:
     """{terms: the query words found, snippet}; `words` maps query stems to query words.
 
-    The snippet comes from the text with its secret values withheld: highlighting and
-    joining lines would hide a `key = value` or a table column from the masker later on.
+    The snippet comes from the text with its secret values withheld (`masked`, when it was
+    masked already): highlighting and joining lines would hide a `key = value` or a table
+    column from the masker later on.
     """
-    text = mask_secrets(text)[0]
+    text = mask_secrets(text)[0] if masked is None else masked
     spans = [
         (m.start(), m.end(), term)
         for m in _candidates(tuple(words)).finditer(text)

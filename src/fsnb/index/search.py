@@ -10,7 +10,7 @@ from typing import Literal
 import pandas as pd
 
 from fsnb.index import vectors
-from fsnb.index.bm25 import bm25_hits, bm25_scores
+from fsnb.index.bm25 import bm25_hits, bm25_scores, fast_hits
 from fsnb.index.query import (
     Folder,
     Source,
@@ -48,6 +48,9 @@ def search(
     if mode in ("vector", "hybrid") and embedder is None:
         msg = f"search mode {mode!r} needs an embedder"
         raise ValueError(msg)
+    plain = mode == "bm25" or (mode == "auto" and embedder is None)
+    if plain and (hits := fast_hits(store, folder, query, k=k, filter=filter)) is not None:
+        return hits
     _, words = query_terms(query)
     with session(store, folder) as (con, cid):
         if mode == "auto":
