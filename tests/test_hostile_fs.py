@@ -298,7 +298,9 @@ def test_a_docx_with_a_million_paragraphs_is_too_large_to_parse(tmp_path: Path, 
 
     monkeypatch.setenv("FSNB_MAX_PARSE_MB", "0")
     entries = entries_of(finishes(scan_folder, root=str(folder), seconds=120))
-    assert entries["flood.docx"].startswith("error: too large to parse (still parsing after 2 s")
+    # a scan's preview comes from the light DOCX reader, which a flood of empty paragraphs
+    # does not stall (fsnb.documents.light): previewed, where the full parse is refused
+    assert entries["flood.docx"].startswith("docx, 1 page")
     assert entries["small.docx"].startswith("docx, 1 page")
     assert entries["note.txt"].startswith("txt, 1 page")
 

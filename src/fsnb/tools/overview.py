@@ -9,7 +9,7 @@ nor named.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import duckdb
 import pandas as pd
@@ -45,7 +45,7 @@ class FolderMap:
     largest: pd.DataFrame  # path, size, modified
     newest: pd.DataFrame  # path, size, modified
     #: One line when the folder holds images that cannot be read: OCR is off or not installed.
-    unread: str = ""
+    unread: str = field(default="", repr=False)
 
     def frames(self) -> dict[str, pd.DataFrame]:
         """The parts as DataFrames, totals included."""
