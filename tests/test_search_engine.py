@@ -431,3 +431,19 @@ def test_an_engine_folder_alone_opens(tmp_path: Path):
     hits = index.search({"escrow": 1}, 5, rows=True)
     assert [(h["doc_id"], h["path"], h["text"]) for h in hits] == [(1, "a.md", "text")]
     assert index.search({"escrow": 1}, 5, frozenset({2}), rows=False) == []
+
+
+def test_fsnb_index_leaves_the_engine_ready_for_the_next_process(tmp_path: Path):
+    """`fsnb index` (and `%explore_index`) warm the BM25 engine before they return, so a
+    search in another process ranks with it at once."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "a.md").write_text("# Boiler\n\nThe boiler service is due in March.\n")
+    db = tmp_path / "index.duckdb"
+    subprocess.run(
+        [sys.executable, "-m", "fsnb.cli", "index", "--db", str(db), str(folder)],
+        check=True,
+        capture_output=True,
+    )
+    states = list((tmp_path / "index.duckdb.bm25").glob("corpus-*/state.json"))
+    assert len(states) == 1

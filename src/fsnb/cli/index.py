@@ -45,6 +45,8 @@ def _index(args: argparse.Namespace) -> int:
     report = index.add_folder(
         args.folder, progress=sys.stderr.isatty(), rebuild=args.rebuild, max_mb=args.max_mb
     )
+    if report.added or report.updated or report.deleted:
+        index.warm(args.folder)  # the next process searches with the BM25 engine at once
     watcher = _watcher(index, args) if args.watch else None  # watching before it is said
     try:
         _said(report, args)

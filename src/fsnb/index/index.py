@@ -13,7 +13,7 @@ from fsnb.db.database import Database, database
 from fsnb.db.errors import DatabaseDamaged
 from fsnb.documents import document_files
 from fsnb.index import bridge as fallback
-from fsnb.index import search
+from fsnb.index import derived, search
 from fsnb.index.pipeline import corpus_id, forget_folder, index_folder
 from fsnb.index.query import indexing
 from fsnb.index.report import IndexReport
@@ -91,6 +91,12 @@ class Index:
         report = index_folder(self.db, folder, **options)
         report.set_aside = str(moved) if moved else None
         return report
+
+    def warm(self, folder: str | os.PathLike[str]) -> bool:
+        """Bring the folder's BM25 engine up to date now (`fsnb.index.derived`), so that the
+        first search after a large indexing run ranks with it rather than in SQL while it
+        builds; whether it is ready. `fsnb index` and `%explore_index` call it."""
+        return derived.refresh(self.db, folder)
 
     def indexing(self, folder: str | os.PathLike[str]) -> str | None:
         """How an unfinished indexing of `folder` stands ('indexing in progress: 120 of 500

@@ -82,6 +82,10 @@ def index_folder(folder: str, db: str | None = None) -> pd.DataFrame | None:
     counts = report.counts()
     names = ("added", "updated", "unchanged", "deleted", "failed", "skipped")
     print(f"Indexed {folder_label(folder)}: " + ", ".join(f"{counts[k]} {k}" for k in names))
+    if note := report.ocr_note():  # the pages OCR read, or the scans left unread
+        print(note)
+    if report.added or report.updated or report.deleted:
+        index.warm(folder)  # the first search ranks with the BM25 engine, not in SQL
     frame = report.to_frame()
     frame.attrs["counts"] = counts
     return frame if len(frame) else None  # nothing changed: the line says it all
