@@ -38,9 +38,7 @@ class Start:
     @property
     def paths(self) -> list[str]:
         """The documents the index start found, best first."""
-        found = self.search.payload if self.search else None
-        hits = (*found.name_matches, *found.hits) if isinstance(found, Hits) else ()
-        return list(dict.fromkeys(hit.path for hit in hits))
+        return _found(self.search) if self.search else []
 
     def opening(self) -> str:
         """What the opening message says of the start."""
@@ -70,11 +68,18 @@ def choose_start(task: str, ctx: ToolContext, indexed: bool) -> Start:
     if forced == "index":
         why = f"{count:,} documents; FSNB_START=index"
     found = semantic_search.outcome(task, k=START_HITS, ctx=ctx)
-    if not found.ok or not Start("index", why, found).paths:
+    if not found.ok or not _found(found):
         return Start(
             "scan", "the index found nothing for the question: every document is previewed"
         )
     return Start("index", why, found)
+
+
+def _found(search: ToolOutcome) -> list[str]:
+    """The documents a `semantic_search` outcome names, best first."""
+    found = search.payload
+    hits = (*found.name_matches, *found.hits) if isinstance(found, Hits) else ()
+    return list(dict.fromkeys(hit.path for hit in hits))
 
 
 def _documents(ctx: ToolContext) -> int:

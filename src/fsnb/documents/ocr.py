@@ -77,8 +77,10 @@ def max_pixels() -> int:
     return int(raw) if raw.isdigit() else int(Image.MAX_IMAGE_PIXELS or 89_478_485)
 
 
+@lru_cache(maxsize=1)
 def available() -> bool:
-    """Whether the OCR engine is installed."""
+    """Whether the OCR engine is installed (looked up once a process: the index asks it
+    of every file it plans)."""
     from importlib.util import find_spec
 
     return find_spec("rapidocr") is not None and find_spec("onnxruntime") is not None

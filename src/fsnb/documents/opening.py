@@ -18,7 +18,6 @@ from typing import Any, Literal
 from fsnb.documents.cache import ParseCache
 from fsnb.documents.light import LIGHT_FORMATS, LIGHT_VERSION, light_opening
 from fsnb.documents.model import Document, assemble
-from fsnb.documents.ocr import FEW_CHARS
 from fsnb.documents.parse import (
     DOCLING_FORMATS,
     PARSER_VERSION,
@@ -30,7 +29,7 @@ from fsnb.documents.parse import (
     parse,
 )
 from fsnb.documents.pdf_text import PDFIUM_LOCK, pdf_opening
-from fsnb.documents.scans import scanned_pages
+from fsnb.documents.scans import scanned_pages, thin_pages
 from fsnb.errors import ParseError
 from fsnb.security import Sandbox
 
@@ -70,7 +69,7 @@ def opening(
         with PDFIUM_LOCK:
             pages, count = pdf_opening(handle, name, chars)
         read = max(pages, default=0)
-        thin = [n for n in range(1, read + 1) if _chars(pages.get(n, "")) < FEW_CHARS]
+        thin = thin_pages(pages, read)
         if thin and handle.seek(0) == 0 and scanned_pages(handle.read(), name, thin):
             return parse(file, **again)  # scanned pages: read by OCR in the full parse
     if not pages:  # no text layer, or nothing read: the full parse says why
@@ -109,10 +108,6 @@ def _light(
     if store:
         store.put(key, {"chars": chars, "document": doc.to_dict()})
     return doc
-
-
-def _chars(text: str) -> int:
-    return len("".join(text.split()))
 
 
 def preview(path: str | os.PathLike[str], chars: int = 1500, **kwargs: Any) -> str:

@@ -27,7 +27,7 @@ from fsnb.documents.cache import ParseCache
 from fsnb.documents.child import in_worker
 from fsnb.documents.limits import Limits, TooLarge, overtime, within
 from fsnb.documents.model import Document, assemble
-from fsnb.documents.ocr import FEW_CHARS, IMAGE_SUFFIXES
+from fsnb.documents.ocr import IMAGE_SUFFIXES
 from fsnb.documents.pdf_text import corrupt_pdf
 from fsnb.documents.reflow import Line, reflow
 from fsnb.documents.scans import (
@@ -36,6 +36,7 @@ from fsnb.documents.scans import (
     image_document,
     read_pdf_pages,
     scanned_pages,
+    thin_pages,
     with_reading,
 )
 from fsnb.documents.text import looks_binary, read_text
@@ -319,8 +320,7 @@ def _native_pdf(file: Path, data: bytes, name: str, seconds: float | None) -> Do
     count = len(converted.pages)
     pages = {n: "\n\n".join(b) for n, b in reflow(lines).items()}
     # Born-digital pages stay as read; only those with (nearly) no text are tried as scans.
-    thin = [n for n in range(1, count + 1) if _chars(pages.get(n, "")) < FEW_CHARS]
-    scans = scanned_pages(data, name, thin)
+    scans = scanned_pages(data, name, thin_pages(pages, count))
     reading = read_pdf_pages(data, name, scans) if scans else None
     if reading:
         pages |= {n: text for n, (text, _) in reading.pages.items()}
@@ -331,10 +331,6 @@ def _native_pdf(file: Path, data: bytes, name: str, seconds: float | None) -> Do
     warnings = [f"page {n} has no text layer" for n in unread]
     doc = assemble(file, "pdf", pages, count, "docling-native-pdf", warnings)
     return with_reading(doc, reading) if reading else doc
-
-
-def _chars(text: str) -> int:
-    return len("".join(text.split()))
 
 
 def _why_no_text(data: bytes, reading: Reading | None) -> str:

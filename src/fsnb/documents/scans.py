@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fsnb.documents import ocr
 from fsnb.documents.limits import within
-from fsnb.documents.model import Document, assemble
+from fsnb.documents.model import LOW_OCR_CONFIDENCE, Document, assemble
 from fsnb.errors import ParseError
 
 #: Bumped whenever what OCR reads changes (the engine's settings, the reading order), so
@@ -90,6 +91,27 @@ def unread_reason() -> str:
     return f"{NEEDS_OCR}: {why_off()}"
 
 
+def summary(read: Mapping[str, Mapping[int, float]], unread: int) -> list[str]:
+    """The lines a report gives of OCR: the pages read (`read`: path -> {page:
+    confidence}) with their mean confidence, and the `unread` files whose scans went
+    unread for want of OCR."""
+    lines = []
+    confidences = [c for pages in read.values() for c in pages.values()]
+    if confidences:
+        pages, files = len(confidences), sum(bool(p) for p in read.values())
+        mean = sum(confidences) / pages
+        low = sum(c < LOW_OCR_CONFIDENCE for c in confidences)
+        lines.append(
+            f"OCR read {pages:,} page{'s' * (pages != 1)} of {files:,} file"
+            f"{'s' * (files != 1)}, mean confidence {mean:.2f}"
+            + (f" ({low:,} below {LOW_OCR_CONFIDENCE:g})" if low else "")
+        )
+    if unread:
+        holds = "s hold" if unread != 1 else " holds"
+        lines.append(f"{unread:,} file{holds} scanned pages or images not read: {why_off()}")
+    return lines
+
+
 def cache_tag() -> str:
     """What a parse's cache key holds of OCR: whether it runs, and its limits (so that
     installing the extra, or raising a limit, reads the scans again)."""
@@ -137,6 +159,14 @@ def with_reading(doc: Document, reading: Reading) -> Document:
     if doc.ocr and doc.parser != "rapidocr":
         doc.parser += "+rapidocr"
     return doc
+
+
+def thin_pages(pages: dict[int, str], count: int) -> list[int]:
+    """Of pages 1..`count`, those whose text (in `pages`) has fewer than `ocr.FEW_CHARS`
+    visible characters: the ones that may be scans."""
+    return [
+        n for n in range(1, count + 1) if len("".join(pages.get(n, "").split())) < ocr.FEW_CHARS
+    ]
 
 
 def scanned_pages(data: bytes, name: str, candidates: list[int]) -> list[int]:

@@ -9,8 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from fsnb.documents.model import LOW_OCR_CONFIDENCE
-from fsnb.documents.scans import why_off
+from fsnb.documents.scans import summary
 from fsnb.text.markup import html_root
 
 
@@ -54,24 +53,7 @@ class IndexReport:
     def ocr_note(self) -> str:
         """One line on what OCR read ("OCR read 14 pages of 6 files, mean confidence
         0.97"), and on the scans left unread for want of OCR; "" when there were none."""
-        lines = []
-        confidences = [c for pages in self.ocr.values() for c in pages.values()]
-        if confidences:
-            pages, files = len(confidences), len(self.ocr)
-            mean = sum(confidences) / pages
-            low = sum(c < LOW_OCR_CONFIDENCE for c in confidences)
-            lines.append(
-                f"OCR read {pages:,} page{'s' * (pages != 1)} of {files:,} file"
-                f"{'s' * (files != 1)}, mean confidence {mean:.2f}"
-                + (f" ({low:,} below {LOW_OCR_CONFIDENCE:g})" if low else "")
-            )
-        if self.unread_scans:
-            n = len(self.unread_scans)
-            lines.append(
-                f"{n:,} file{'s hold' if n != 1 else ' holds'} scanned pages or images not "
-                f"read: {why_off()}"
-            )
-        return "\n".join(lines)
+        return "\n".join(summary(self.ocr, len(self.unread_scans)))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per changed, failed or warned-about file: path, change, reason."""

@@ -7,12 +7,11 @@ previews share are shown once (`fsnb.tools.scan_text`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 
 from fsnb.documents import Document, supported
 from fsnb.documents.batch import parse_many
-from fsnb.documents.scans import NEEDS_OCR, suffix_is_image, why_off
+from fsnb.documents.scans import NEEDS_OCR, suffix_is_image, summary
 from fsnb.documents.text import looks_binary
 from fsnb.errors import EMPTY_FILE, AccessDenied, NotFound, ParseError
 from fsnb.protocol.outcome import ToolOutcome
@@ -103,7 +102,7 @@ def scan_folder(
         f"Scanned {len(entries)} files under {box.shown(start)}: {ok} documents previewed, "
         f"{len(entries) - ok} not readable or skipped{unread}."
     ]
-    lines += _scan_notes(parsed.values())
+    lines += _scan_notes(parsed, documents)
     if common:
         shared = "\n".join(sorted(common))
         lines.append(f"Lines many previews share, shown once here and left out of each:\n{shared}")
@@ -127,24 +126,16 @@ def _images_left(documents: dict[Path, Entry]) -> dict[str, str]:
     return dict.fromkeys(left, why)
 
 
-def _scan_notes(results: Iterable[Document | ParseError]) -> list[str]:
+def _scan_notes(
+    parsed: dict[Path, Document | ParseError], documents: dict[Path, Entry]
+) -> list[str]:
     """A line on the pages OCR read, and one on the scans left unread for want of OCR."""
-    read = [c for r in results if isinstance(r, Document) for c in r.ocr.values()]
+    read = {documents[f].rel: r.ocr for f, r in parsed.items() if isinstance(r, Document)}
     unread = sum(
-        NEEDS_OCR in (r.why if isinstance(r, ParseError) else " ".join(r.warnings)) for r in results
+        NEEDS_OCR in (r.why if isinstance(r, ParseError) else " ".join(r.warnings))
+        for r in parsed.values()
     )
-    notes = []
-    if read:
-        notes.append(
-            f"OCR read {len(read):,} scanned page{'s' * (len(read) != 1)}, mean confidence "
-            f"{sum(read) / len(read):.2f}."
-        )
-    if unread:
-        notes.append(
-            f"{unread:,} file{'s hold' if unread != 1 else ' holds'} scanned pages or images "
-            f"not read: {why_off()}."
-        )
-    return notes
+    return [f"{line}." for line in summary(read, unread)]
 
 
 def _preview(
