@@ -146,6 +146,23 @@ def test_an_extreme_is_one_item_not_the_total_row(tmp_path):
     _verified(result)
 
 
+def test_a_table_that_does_not_fit_passes_to_the_next_tabular_document(orders, tmp_path):
+    """The best-ranked document's table has no number to take the largest of (a register
+    of words): the next tabular document is listed instead of giving up on tables."""
+    (orders / "order_register.md").write_text(
+        "# Largest single order register\n\n| Order | Owner | Status |\n|---|---|---|\n"
+        + "".join(f"| order {n} | office | largest single order open |\n" for n in range(6)),
+        encoding="utf-8",
+    )
+    result = _explore("What was the largest single order?", orders, tmp_path / "i.duckdb")
+    tools = _tools(result)
+    assert tools[:3] == ["scan_folder", "extract_tables", "extract_tables"]
+    listed = [s["target"] for s in result.steps() if s.get("tool") == "extract_tables"]
+    assert listed[0] == "order_register.md" and listed[1].startswith("orders-q")
+    assert "**€642.10**" in result.answer and "Offsite dinner" in result.answer
+    _verified(result)
+
+
 def test_a_question_the_tables_do_not_answer_reads_passages(orders, tmp_path):
     unknown = _explore("How much did we spend on travel?", orders, tmp_path / "i.db")
     assert "query_data" not in _tools(unknown)

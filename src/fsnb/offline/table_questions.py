@@ -47,6 +47,8 @@ MIN_ROWS = {"sum": 2, "avg": 2, "count": 1, "max": 1, "min": 1}
 MAX_DOCUMENTS = 60
 #: Lines of a document's text that look like table rows, for it to count as tabular.
 TABLE_LINES = 3
+#: Tabular documents whose tables are listed at most, best-ranked first, until one fits.
+TABLE_DOCUMENTS = 3
 
 #: "the most" or "the least" standing alone ("saves the most per year"), not before an
 #: adjective ("the most important").
@@ -141,16 +143,18 @@ def table_step(conversation: Conversation, corpus: Corpus) -> Action | None:
     if ask is None or not {"extract_tables", "load_table", "query_data"} <= names:
         return None
     turns = conversation.turns
-    listed = _turn(turns, "extract_tables")
-    if listed is None:
-        path = _tabular_document(corpus)
+    lists = [t for t in turns if t.action.kind == "tool_call" and t.action.tool == "extract_tables"]
+    fits = ((t, _choose_table(ask, t)) for t in lists)
+    listed, chosen = next(((t, c) for t, c in fits if c is not None), (None, None))
+    if listed is None or chosen is None:
+        tried = {_listed_path(t) for t in lists}
+        path = _tabular_document(corpus, tried) if len(lists) < TABLE_DOCUMENTS else None
         if path is None:
             return None
         reason = f"Tables: the question asks for a {_WORDS[ask.func]}; list the tables of {path}."
+        if lists:
+            reason = f"Tables: no table of {', '.join(sorted(tried))} fits; list those of {path}."
         return Action.call("extract_tables", reason, path=path)
-    chosen = _choose_table(ask, listed)
-    if chosen is None:
-        return None
     loaded = _turn(turns, "load_table")
     if loaded is None:
         return _load(corpus, listed, chosen)
@@ -198,11 +202,18 @@ def _rows(turn: Turn) -> list[dict[str, Any]]:
     return found.records() if isinstance(found, Rows) else []
 
 
-def _tabular_document(corpus: Corpus) -> str | None:
-    """The best-ranked document whose text holds table rows."""
+def _listed_path(turn: Turn) -> str:
+    listed = turn.outcome.payload if turn.outcome else None
+    return listed.path if isinstance(listed, Tables) else str(turn.action.arguments().get("path"))
+
+
+def _tabular_document(corpus: Corpus, tried: set[str]) -> str | None:
+    """The best-ranked document not `tried` whose text holds table rows."""
     for ranked in corpus.ranking:
         if ranked.score <= 0:
             break
+        if ranked.path in tried:
+            continue
         if _table_lines(corpus.docs[ranked.path].text) >= TABLE_LINES:
             return ranked.path
     return None
