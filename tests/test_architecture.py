@@ -335,7 +335,6 @@ MAX_LINES = 400
 LONG_MODULES = {
     "fsnb.offline.passages": 454,
     "fsnb.offline.table_questions": 497,
-    "fsnb.offline.answer": 436,
 }
 
 

@@ -187,3 +187,101 @@ def test_the_statements_subscriptions_of_2025(tmp_path):
     assert "category is Subscriptions" in result.answer
     _verified(result)
     assert len({c.path for c in result.citations}) == 12  # a row of every statement
+
+
+LEASES = [  # property, tenant, start date, annual base rent
+    ("Orchard Street", "Bramble Foods", "2021-04-01", "$310,000"),
+    ("Mill Lane", "Kestrel Print", "2022-01-15", "$245,500"),
+    ("Harbour Road", "Tidewater Labs", "2020-09-01", "$1,120,000"),
+    ("Station Road", "Ashgrove Dental", "2023-03-01", "$198,000"),
+    ("Elm Street", "Northgate Books", "2021-07-01", "$402,250"),
+    ("Quarry Lane", "Pellow Joinery", "2019-11-01", "$156,000"),
+    ("Castle Street", "Linden Optics", "2022-06-01", "$875,000"),
+    ("Riverside Park", "Corran Logistics", "2020-02-01", "$2,480,000"),
+    ("Abbey Road", "Fenwick Studio", "2023-09-01", "$133,750"),
+    ("Market Square", "Halden Bank", "2021-01-01", "$3,799,500"),
+]
+
+
+@pytest.fixture
+def leases(tmp_path: Path) -> Path:
+    """A schedule of ten leases, one row each, and a note about the portfolio."""
+    root = tmp_path / "estate"
+    root.mkdir()
+    lines = ["Property,Tenant,Start date,Annual base rent"]
+    lines += [",".join(f'"{c}"' if "," in c else c for c in row) for row in LEASES]
+    (root / "lease_schedule.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / "portfolio.md").write_text(
+        "# Portfolio note\n\nThe estate team reviews every lease's rent each January.\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def test_a_total_over_the_named_rows_only(leases, tmp_path):
+    """Three leases named: the figure is over exactly their three rows, not all ten."""
+    question = "What is the total annual base rent of the Orchard Street, Mill Lane and Harbour Road leases?"
+    result = _explore(question, leases, tmp_path / "i.db")
+    assert result.answer.startswith(
+        "**$1,675,500.00** is the total of annual_base_rent over 3 rows"
+    )
+    named = ("Orchard Street", "Mill Lane", "Harbour Road")
+    assert sorted(n for c in result.citations for n in named if n in c.quote) == sorted(named)
+    assert len(result.citations) == 3
+    _verified(result)
+
+
+def test_a_name_no_row_holds_gets_no_confident_figure(leases, tmp_path):
+    """One of the three leases named is not in the table: the answer says which it could
+    not find and gives the figure over the others only as partial."""
+    question = "What is the total annual base rent of the Orchard Street, Mill Lane and Kings Wharf leases?"
+    result = _explore(question, leases, tmp_path / "i.db")
+    first = result.answer.splitlines()[0]
+    assert first.startswith("I could not find Kings Wharf in the rows of")
+    assert "Orchard Street and Mill Lane" in first
+    assert "**" not in result.answer.split("Computed with")[0]  # no figure stated as the answer
+    assert "a partial figure" in result.answer and "555,500.00" in result.answer
+    alone = _explore(
+        "What is the total annual base rent of the Kings Wharf lease?", leases, tmp_path / "i.db"
+    )
+    assert "is the total of" not in alone.answer and "**" not in alone.answer
+
+
+def test_a_period_no_row_covers_gets_no_confident_figure(leases, tmp_path):
+    """No lease starts in 2018: no figure, and the answer says what it looked for."""
+    result = _explore(
+        "What is the total annual base rent of the leases that started in 2018?",
+        leases,
+        tmp_path / "i.db",
+    )
+    assert result.answer.startswith("I could not find any row of")
+    assert "2018" in result.answer.splitlines()[0]
+    assert "is the total of" not in result.answer and "**" not in result.answer
+    # a year the rows do cover, with one that they do not: a partial figure only
+    both = _explore(
+        "What is the total annual base rent of the leases that started in 2018 and 2019?",
+        leases,
+        tmp_path / "i.db",
+    )
+    assert both.answer.startswith("I could not find 2018 in the rows of")
+    assert "**" not in both.answer.split("Computed with")[0]
+
+
+def test_a_table_without_the_named_rows_passes_to_the_next(leases, tmp_path):
+    """The best-ranked table (the rent collected each month, from streets and lanes by the
+    orchard, the mill and the harbour) holds none of the leases the question names: the next
+    tabular document's table, which does, gives the figure."""
+    places = "Orchard Mill and Harbour streets and lanes"
+    rows = "".join(f"2024-{m:02d}-01,{places},{500_000 + 1_000 * m}\n" for m in range(1, 13))
+    (leases / "total_annual_base_rent_of_the_leases.csv").write_text(
+        "Month,Properties,Annual base rent collected\n" + rows, encoding="utf-8"
+    )
+    question = "What is the total annual base rent of the Orchard Street, Mill Lane and Harbour Road leases?"
+    result = _explore(question, leases, tmp_path / "i.db")
+    listed = [s["target"] for s in result.steps() if s.get("tool") == "extract_tables"]
+    assert listed == ["total_annual_base_rent_of_the_leases.csv", "lease_schedule.csv"]
+    assert _tools(result).count("load_table") == 2
+    assert result.answer.startswith(
+        "**$1,675,500.00** is the total of annual_base_rent over 3 rows"
+    )
+    _verified(result)

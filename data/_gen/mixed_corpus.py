@@ -481,4 +481,27 @@ def questions() -> list[Question]:
         absent("mixed-12", "What warranty period applies to the Crawler robot's batteries?"),
         absent("mixed-13", "Which firm audits Bluefin's financial statements?"),
         absent("mixed-14", "What interest rate is charged on Northwind's acquisition loan?"),
+        *_aggregates(),
     ]
+
+
+def _aggregates() -> list[Question]:
+    """Figures over the customer list's rows: one over three named customers, and two whose
+    named customer or period no row holds (a confident figure would be wrong)."""
+    combined = q(
+        "mixed-15",
+        "What is the combined ARR of Cascade Freight, Summit Parcel and Lakeside Distributors?",
+        "aggregate",
+        ("2,310,000", CSV),
+        ("1,120,000", CSV),
+        ("860,000", CSV),
+    )
+    combined["answer"] = {"text": "$4,290,000", "value": 4290000}
+    unmatched = [
+        (
+            "mixed-16",
+            "What is the total ARR of Cascade Freight, Harbor Cold Storage and Bluewater Marine?",
+        ),
+        ("mixed-17", "What is the total ARR of the customers whose contracts renew in 2024?"),
+    ]
+    return [combined] + [{**absent(qid, text), "level": "aggregate"} for qid, text in unmatched]

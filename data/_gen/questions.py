@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-LEVELS = ("single", "cross", "multi")
+#: "aggregate": the same labelled value from several documents of one kind, added up.
+LEVELS = ("single", "cross", "multi", "aggregate")
 #: Questions whose answer the corpus does not hold: the right answer says so.
 ABSENT = "absent"
 

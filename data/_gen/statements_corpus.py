@@ -199,7 +199,50 @@ def questions(months: dict[int, list[Txn]], summaries: dict[int, Summary]) -> li
             money(groceries),
             _dollars(groceries),
         ),
+        *_sameness(summaries),
         absent("stmt-09", "How much did I spend on pet supplies in 2025?"),
         absent("stmt-10", "What is the credit limit on my card?"),
         absent("stmt-11", "What interest rate does my card charge on purchases?"),
+    ]
+
+
+def _sameness(summaries: dict[int, Summary]) -> list[Question]:
+    """Questions on one line of every statement's account summary, added up or averaged:
+    each month's value is a fact (the answer quotes them all)."""
+    months = sorted(summaries)
+    purchases = [summaries[m].purchases for m in months]
+    payments = [summaries[m].payments for m in months]
+    balances = [summaries[m].new_balance for m in months]
+    average = round(sum(balances) / len(balances))
+    return [
+        _answer(
+            q(
+                "stmt-12",
+                f"What were my total purchases across all my {YEAR} statements?",
+                "aggregate",
+                *((money(c), filename(m)) for m, c in zip(months, purchases, strict=True)),
+            ),
+            money(sum(purchases)),
+            _dollars(sum(purchases)),
+        ),
+        _answer(
+            q(
+                "stmt-13",
+                "How much did I pay in total across all twelve monthly statements?",
+                "aggregate",
+                *((money(-c, m), filename(m)) for m, c in zip(months, payments, strict=True)),
+            ),
+            money(sum(payments)),
+            _dollars(sum(payments)),
+        ),
+        _answer(
+            q(
+                "stmt-14",
+                "What was the average new balance across each of my monthly statements?",
+                "aggregate",
+                *((money(c), filename(m)) for m, c in zip(months, balances, strict=True)),
+            ),
+            money(average),
+            _dollars(average),
+        ),
     ]

@@ -1,7 +1,7 @@
 """The offline strategy's extractive answer: candidate passages, the choice, citations.
 
-Candidates are the sentences, short paragraphs, list items and table rows of what the run
-read (`fsnb.text.segments`), plus each run of list items or table rows as a group. They are
+Candidates are the units of what the run read (`fsnb.offline.units`: sentences, short
+paragraphs, list items and table rows, and each run of items or rows as a group). They are
 scored with `fsnb.offline.passages`, chosen greedily, and written as markdown bullets in
 which every statement carries `[n]`, each `n` citing the exact text it quotes.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
 from fsnb.offline.asked import absent_words, apart_phrases, asks_for_list
-from fsnb.offline.lead import PARTS, first_line, overlaps
+from fsnb.offline.lead import PARTS, Lead, first_line, overlaps
 from fsnb.offline.passages import (
     FEATURES,
     WEAK_KINDS,
@@ -27,66 +27,11 @@ from fsnb.offline.passages import (
 from fsnb.offline.ranking import BM25, name_terms, tokens
 from fsnb.offline.statements import one_line, statement, unreferenced
 from fsnb.offline.tuning import Tuning
+from fsnb.offline.units import Unit
 from fsnb.protocol import Action, CitedSource
 from fsnb.text.segments import Span, blocks, sentences
 
 NOTE = "_(offline extractive backend: quoted passages, no LLM)_"
-
-_RULE_AFTER = re.compile(r"[ \t]*\n[ \t]*\|?[ \t]*:?-{3,}")
-
-
-@dataclass(frozen=True)
-class Unit:
-    """A candidate passage and its context (the heading over it, a table's header row);
-    a group (a list, a table) also has the spans of its items."""
-
-    span: Span
-    context: str
-    parts: tuple[Span, ...] = ()
-
-
-def units(text: str, *, tuning: Tuning) -> list[Unit]:
-    """Every candidate passage of a document's text, in order: its blocks' sentences, its
-    paragraphs up to `paragraph_chars`, and its lists and tables up to `group_items`."""
-    out: list[Unit] = []
-    heading = ""
-    header: str | None = None
-    previous: Span | None = None
-    run: list[Unit] = []
-
-    def flush() -> None:
-        if 2 <= len(run) <= tuning.group_items:
-            span = Span(run[0].span.start, run[-1].span.end, "group")
-            out.append(Unit(span, run[0].context, tuple(u.span for u in run)))
-        run.clear()
-
-    for block in blocks(text):
-        piece = text[block.start : block.end]
-        if block.kind not in ("item", "row") or block.kind != (previous and previous.kind):
-            flush()
-        if block.kind == "heading":
-            heading = piece.lstrip("#").strip()
-        elif block.kind == "row":
-            if _RULE_AFTER.match(text, block.end):
-                header = piece  # a markdown table's header row: context, not a candidate
-            else:
-                if not (previous is not None and previous.kind == "row"):
-                    header = None
-                unit = Unit(block, f"{heading} {header}" if header else heading)
-                out.append(unit)
-                run.append(unit)
-        elif block.kind == "item":
-            unit = Unit(block, heading)
-            out.append(unit)
-            run.append(unit)
-        else:
-            parts = sentences(text, block)
-            out.extend(Unit(s, heading) for s in parts)
-            if len(parts) > 1 and block.end - block.start <= tuning.paragraph_chars:
-                out.append(Unit(block, heading))
-        previous = block
-    flush()
-    return out
 
 
 @dataclass
@@ -164,7 +109,16 @@ def extractive_answer(
     if not chosen or unsaid or not answers(question, chosen, stats, tuning, names):
         return _not_found(question, readings, chosen, documents, stats, tuning, unsaid)
     standing = {r.path: r.standing for r in readings}
-    return _compose(question, chosen, readings, stats, tuning, listing, pool, standing)
+    lead = (
+        Lead(_listed(question, readings, stats, tuning))
+        if listing
+        else first_line(question, pool, stats, tuning, standing)
+    )
+    if lead.why is not None and not lead.sure:
+        doubt = f"the passage that would answer it is too unsure to state ({lead.why.why()})"
+        return _not_found(question, readings, chosen, documents, stats, tuning, [], doubt)
+    lead = lead if lead.units else Lead(chosen[:1])
+    return _compose(question, chosen, lead, readings, stats, tuning, listing)
 
 
 def answers(q: Question, chosen: list[Scored], stats: BM25, tuning: Tuning, names: dict) -> bool:
@@ -193,32 +147,26 @@ def answers(q: Question, chosen: list[Scored], stats: BM25, tuning: Tuning, name
 def _compose(
     question: Question,
     chosen: list[Scored],
+    first: Lead,
     readings: list[Reading],
     stats: BM25,
     tuning: Tuning,
     listing: bool,
-    pool: list[Scored],
-    standing: dict[str, float],
 ) -> Action:
     """The answer first: one line made of the sentence (or row, or item) that best covers
     each part of the question (for a list, the entries of the sections that name it);
     then, for a question that asks for an account ("what happens to ..."), the rest of
-    the first unit's paragraph; then the chosen passages that add to it (`_support`)."""
+    the first unit's paragraph; then the chosen passages that add to it (`_support`). The
+    stop's reason says why the first line was chosen."""
     documents = {r.path: r.document for r in readings}
-    lead = (
-        _listed(question, readings, stats, tuning)
-        if listing
-        else first_line(question, pool, stats, tuning, standing)
-    )
-    if not lead:
-        lead = chosen[:1]
+    lead = first.units
     support = _support(question, chosen, lead, documents, tuning, listing)
     if _EXPLAIN.match(question.text):
         account = _rest_of_paragraph(lead[0], documents)
         support = [*account, *(s for s in support if not overlaps(s.path, s.span, account))]
     citations: list[CitedSource] = []
-    first = [_cited(c, documents, stats, question, tuning, citations, source=False) for c in lead]
-    lines = ["; ".join(p.rstrip(".") for p in first) + "."]
+    said = [_cited(c, documents, stats, question, tuning, citations, source=False) for c in lead]
+    lines = ["; ".join(p.rstrip(".") for p in said) + "."]
     if support:
         lines.append("")
         lines += [
@@ -227,6 +175,8 @@ def _compose(
     lines.append(f"\n{NOTE}")
     count = len({c.path for c in citations})
     reason = f"Answered with {len(citations)} cited passages from {count} documents."
+    if first.why is not None:
+        reason += f" Why this first line ({lead[0].path}): {first.why.why()}."
     return Action.stop("\n".join(lines), reason, citations)
 
 
@@ -396,10 +346,12 @@ def _not_found(
     stats: BM25,
     tuning: Tuning,
     unsaid: list[str],
+    doubt: str = "",
 ) -> Action:
     """Says plainly that the documents read do not state what was asked (`unsaid`: the
     words or phrase they lack, when known), what was looked for, and the closest related
-    passages, cited as related, not as the answer."""
+    passages, cited as related, not as the answer; `doubt`: why the best passage was not
+    stated, when it was too unsure."""
     covered = set().union(*(c.terms for c in chosen)) if chosen else set()
     words = [
         w.removesuffix("'s").removesuffix("’s") for w in re.findall(r"[\w'’-]+", question.text)
@@ -411,10 +363,14 @@ def _not_found(
     where = (
         f"in {', '.join(r.path for r in readings)}" if readings else "and no document holds them"
     )
+    said = (
+        f"I could not find this for certain: {doubt}. Nothing in them surely answers"
+        if doubt
+        else "I could not find this: the documents I read do not state it. Nothing in them answers"
+    )
     lines = [
-        f"I could not find this: the documents I read do not state it. Nothing in them "
-        f"answers the question about {_phrase(missing)}. I looked for "
-        f"{_phrase(_searched(question, words))} {where}."
+        f"{said} the question about {_phrase(missing)}. "
+        f"I looked for {_phrase(_searched(question, words))} {where}."
     ]
     citations: list[CitedSource] = []
     related = sorted(chosen, key=lambda c: -c.score)[: tuning.related_statements]
@@ -424,7 +380,8 @@ def _not_found(
             f"- {_cited(item, documents, stats, question, tuning, citations)}" for item in related
         ]
     lines.append(f"\n{NOTE}")
-    return Action.stop("\n".join(lines), "Nothing read states what the question asks.", citations)
+    reason = f"Too unsure to answer: {doubt}." if doubt else "Nothing read states it."
+    return Action.stop("\n".join(lines), reason, citations)
 
 
 def _searched(question: Question, words: list[str]) -> list[str]:

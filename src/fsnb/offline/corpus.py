@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 
 from fsnb.documents import Document
 from fsnb.errors import FsnbError
-from fsnb.offline.answer import Unit, units
 from fsnb.offline.passages import Question, analyze
 from fsnb.offline.ranking import BM25, Ranked, rank_documents, tokens
 from fsnb.offline.references import Target
 from fsnb.offline.scope import folders_of, named_folder
 from fsnb.offline.tuning import Tuning
+from fsnb.offline.units import Unit, units
 from fsnb.protocol import Documents
 
 

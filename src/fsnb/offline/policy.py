@@ -37,6 +37,7 @@ from fsnb.offline.passages import score_unit, select
 from fsnb.offline.progress import Progress, earlier_turns, read_so_far, scanned, search_hits
 from fsnb.offline.ranking import Ranked
 from fsnb.offline.references import Reference, find_references, resolve
+from fsnb.offline.sameness import sameness_step
 from fsnb.offline.table_questions import table_step
 from fsnb.offline.tuning import Tuning
 from fsnb.protocol import Action, Conversation, Documents, LLMError, Notify, Reply
@@ -84,9 +85,11 @@ class OfflineLLM:
             return Reply(Action.call("scan_folder", reason, folder="."))
         corpus = self._corpus(documents, conversation.task)
         asked_of = replace(conversation, task=corpus.task) if corpus.scope else conversation
-        computed = table_step(asked_of, corpus)
-        if computed is not None and (computed.kind == "stop" or not conversation.last_step):
-            return Reply(computed)
+        # the same labelled value across documents of a kind, then a figure over table rows
+        for step in (sameness_step, table_step):
+            computed = step(asked_of, corpus)
+            if computed is not None and (computed.kind == "stop" or not conversation.last_step):
+                return Reply(computed)
         indexed = "semantic_search" in names
         searched = search_hits(conversation.turns)
         searched = conversation.start_hits or None if searched is None else searched

@@ -10,14 +10,17 @@ strategy takes these steps, each a real tool call:
 2. `load_table` of that table from every document that holds one with the same header
    (a series of statements, of reports), into one scratchpad table;
 3. `query_data` for the values of its text columns that the question's words name
-   ("dining" -> category 'Dining'), prefix-matched on the words and their stems;
+   ("dining" -> category 'Dining'), prefix-matched on the words and their stems, and those
+   that hold the names it gives (`fsnb.offline.named`: "the Orchard Street lease");
 4. `query_data` for the aggregate itself, filtered by those values and by the months and
-   years the question names;
+   years the question names, counting the rows that hold each name and period;
 5. `query_data` for the rows that went in, spread over the documents they came from.
 
 The answer gives the figure, the SQL that computed it, and the rows quoted as the documents
-print them, each cited. A question whose words match no row, or whose figure would come
-from fewer rows than an aggregate needs, falls back to reading passages.
+print them, each cited. Precision first: a name or period of the question that no row
+going in holds is said not found, and the figure over the rest given only as partial (no
+figure when no row holds them). A question whose words or names match no row, or whose
+figure would come from fewer rows than an aggregate needs, falls back to reading passages.
 """
 
 from __future__ import annotations
@@ -31,15 +34,18 @@ from typing import Any
 from fsnb.db.scratchpad import sanitize
 from fsnb.db.sql import ident, literal
 from fsnb.offline.corpus import Corpus
-from fsnb.offline.ranking import QUESTION_WORDS, path_words
+from fsnb.offline.named import Aggregate, Named, Unmatched, aggregate_question, holds
+from fsnb.offline.ranking import path_words
 from fsnb.offline.statements import table_cells
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
-from fsnb.text.words import STOPWORDS, stem, tokenize
+from fsnb.text.words import stem, tokenize
 from fsnb.tools.payloads import Loaded, LoadedMany, Rows, TableInfo, Tables
 
 NOTE = "_(offline backend: computed in SQL over the documents' tables, no LLM)_"
 #: Rows an answer quotes at most, and rows the row query fetches for them.
 LISTED = 12
+#: Values the match query returns at most (of all the words and names together).
+MATCHED = 50
 #: Rows a table needs to be worth aggregating over, and rows an aggregate needs.
 MIN_TABLE_ROWS = 5
 MIN_ROWS = {"sum": 2, "avg": 2, "count": 1, "max": 1, "min": 1}
@@ -50,86 +56,13 @@ TABLE_LINES = 3
 #: Tabular documents whose tables are listed at most, best-ranked first, until one fits.
 TABLE_DOCUMENTS = 3
 
-#: "the most" or "the least" standing alone ("saves the most per year"), not before an
-#: adjective ("the most important").
-_ALONE = r"(?=\s*(?:$|[?.,;]|per\b|a\b|an\b|each\b|in\b|of\b|over\b|during\b))"
 #: A row that sums the others, by its label ("Total", "Subtotal", "All other customers"):
 #: never the largest or smallest single item.
 _SUMMARY = r"(?i)^\s*(?:grand\s+|sub-?)?totals?\b|^\s*all\s+others?\b"
-_AGGREGATES = (  # the first that matches wins: "the total number of" is a count
-    ("avg", r"\baverage\b|\bmean\b|\btypical(?:ly)?\b"),
-    ("count", r"\bhow many\b|\bnumber of\b|\bcount\b"),
-    ("max", rf"\b(?:largest|biggest|highest|most expensive|maximum|greatest)\b|\bthe most{_ALONE}"),
-    ("min", rf"\b(?:smallest|lowest|cheapest|least expensive|minimum)\b|\bthe least{_ALONE}"),
-    (
-        "sum",
-        r"\btotal(?:led|ed|s)?\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|"
-        r"\bhow much\b.*\b(?:spen[dt]|spending|pa(?:y|id)|cost|charged|earn(?:ed)?|"
-        r"receiv(?:e|ed)|refunded|owe[d]?|sold|bought|used|consumed)\b",
-    ),
-)
-#: Words that say how to aggregate or over what span, not which rows (stemmed).
-_CUE_WORDS = frozenset(
-    tokenize(
-        "average mean typical typically many number count largest biggest highest expensive "
-        "maximum greatest smallest lowest cheapest least minimum total totalled totals sum "
-        "altogether combined much spend spent spending pay paid cost costs charged earn earned "
-        "receive received owe owed single individual each every whole entire overall all "
-        "one year years yearly annual annually month months monthly week weeks weekly day "
-        "days daily quarter quarters period during",
-        keep_stopwords=True,
-    )
-)
-_MONTHS = {
-    name.lower(): number
-    for number in range(1, 13)
-    for name in (calendar.month_name[number], calendar.month_abbr[number])
-}
-_MONTH = r"(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b\.?"
-_MONTH_RANGE = re.compile(
-    rf"\b(?:from|between)\s+({_MONTH})\s+(?:to|through|until|and|-)\s+({_MONTH})", re.IGNORECASE
-)
-_MONTH_WORD = re.compile(rf"\b({_MONTH})", re.IGNORECASE)
-_YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
 _NUMERIC = ("DOUBLE", "DECIMAL", "INTEGER", "BIGINT")
 _DATES = ("DATE", "TIMESTAMP")
 _PROVENANCE = ("source_file", "page", "source_row")
 _CURRENCY = re.compile(r"([$€£¥₹])\s?\(?-?\d|-\s?([$€£¥₹])\d")
-
-
-@dataclass(frozen=True)
-class Aggregate:
-    """What a question asks to compute: the function, the months and years it names, and
-    the words left to match rows with."""
-
-    func: str  # sum, count, avg, max, min
-    months: tuple[int, ...]
-    years: tuple[int, ...]
-    words: tuple[str, ...]  # the question's words, lower case, unstemmed
-
-
-def aggregate_question(task: str) -> Aggregate | None:
-    """The aggregate `task` asks for, or None when it asks for none."""
-    func = next((name for name, cue in _AGGREGATES if re.search(cue, task, re.IGNORECASE)), None)
-    if func is None:
-        return None
-    months: list[int] = []
-    span = _MONTH_RANGE.search(task)
-    if span:
-        first, last = (_MONTHS[m.lower().rstrip(".")] for m in span.groups())
-        months += (
-            range(first, last + 1) if first <= last else [*range(first, 13), *range(1, last + 1)]
-        )
-    rest = _MONTH_RANGE.sub(" ", task)
-    months += [_MONTHS[m.lower().rstrip(".")] for m in _MONTH_WORD.findall(rest)]
-    rest = _MONTH_WORD.sub(" ", rest)
-    years = tuple(sorted({int(y) for y in _YEAR.findall(rest)}))
-    words = tuple(
-        w
-        for w in re.findall(r"[^\W\d_]+", _YEAR.sub(" ", rest).lower())
-        if len(w) > 1 and w not in STOPWORDS and stem(w) not in QUESTION_WORDS | _CUE_WORDS
-    )
-    return Aggregate(func, tuple(sorted(set(months))), years, words)
 
 
 # -- the steps ---------------------------------------------------------------------------
@@ -143,8 +76,14 @@ def table_step(conversation: Conversation, corpus: Corpus) -> Action | None:
     if ask is None or not {"extract_tables", "load_table", "query_data"} <= names:
         return None
     turns = conversation.turns
+    loads = [t for t in turns if t.action.kind == "tool_call" and t.action.tool == "load_table"]
+    if loads:
+        step, other = _computed(ask, loads[-1], turns, corpus)
+        if not other:
+            return step
+    after = turns.index(loads[-1]) if loads else -1  # the tables listed since the last load
     lists = [t for t in turns if t.action.kind == "tool_call" and t.action.tool == "extract_tables"]
-    fits = ((t, _choose_table(ask, t)) for t in lists)
+    fits = ((t, _choose_table(ask, t)) for t in lists if turns.index(t) > after)
     listed, chosen = next(((t, c) for t, c in fits if c is not None), (None, None))
     if listed is None or chosen is None:
         tried = {_listed_path(t) for t in lists}
@@ -155,45 +94,49 @@ def table_step(conversation: Conversation, corpus: Corpus) -> Action | None:
         if lists:
             reason = f"Tables: no table of {', '.join(sorted(tried))} fits; list those of {path}."
         return Action.call("extract_tables", reason, path=path)
-    loaded = _turn(turns, "load_table")
-    if loaded is None:
-        return _load(corpus, listed, chosen)
-    if not loaded.ok:
-        return None
-    plan = Plan.of(ask, loaded.outcome.payload if loaded.outcome else None)
-    if plan is None:
-        return None
+    return _load(corpus, listed, chosen, len(loads))
+
+
+def _computed(
+    ask: Aggregate, loaded: Turn, turns: Sequence[Turn], corpus: Corpus
+) -> tuple[Action | None, bool]:
+    """The next step over the table `loaded` made, and whether another table should be
+    tried instead (the question's names and words are in none of its rows)."""
+    plan = Plan.of(ask, loaded.outcome.payload if loaded.outcome and loaded.ok else None)
     queries = [t for t in turns[turns.index(loaded) + 1 :] if t.action.tool == "query_data"]
-    if any(not q.ok for q in queries):
-        return None
-    if plan.words and not queries:
+    if plan is None or any(not q.ok for q in queries):
+        return None, False
+    matching = bool(plan.words or plan.things)
+    if matching and not queries:
         reason = "Match: find the values of the table's text columns that the question names."
-        return Action.call("query_data", reason, sql=plan.match_sql())
-    matched = _rows(queries[0]) if plan.words else []
+        return Action.call("query_data", reason, sql=plan.match_sql()), False
+    matched = _rows(queries[0]) if matching else []
+    found = {str(r["word"]) for r in matched}
+    if plan.things and not found & {t.label for t in plan.things}:
+        return None, True  # none of the names the question gives is in the table
     # an extreme over all rows is well defined when the words are the documents' own
     known = ask.func in ("max", "min") and all(corpus.stats.df.get(stem(w)) for w in plan.words)
     if plan.words and not matched and not (plan.about or known):
-        return None  # the question names neither rows nor the table: read passages instead
+        return None, True  # the question names neither rows nor the table
     plan = plan.filtered(matched)
-    done = queries[1:] if plan.words else queries
+    done = queries[1:] if matching else queries
     if not done:
         reason = f"Compute: the {_WORDS[ask.func]} in SQL over the rows the question asks about."
-        return Action.call("query_data", reason, sql=plan.aggregate_sql())
+        return Action.call("query_data", reason, sql=plan.aggregate_sql()), False
     figures = _rows(done[0])
     counted = _count(plan, figures)
-    if counted < MIN_ROWS[ask.func]:
-        return None
+    missing = plan.unmatched(found, figures[0] if figures and counted else None)
+    if counted == 0 and plan.named:
+        return missing.stop(plan.table, plan.described(), _sql(done[0]), NOTE), False
+    if counted < MIN_ROWS[ask.func] and not missing:
+        return None, False
     if len(done) == 1 and ask.func not in ("max", "min"):  # an extreme is its own row
         reason = "Cite: fetch the rows that went into the figure, from every document."
-        return Action.call("query_data", reason, sql=plan.rows_sql())
-    return answer(plan, done[0], done[-1], corpus)
+        return Action.call("query_data", reason, sql=plan.rows_sql()), False
+    return answer(plan, done[0], done[-1], corpus, missing), False
 
 
 _WORDS = {"sum": "total", "count": "count", "avg": "average", "max": "maximum", "min": "minimum"}
-
-
-def _turn(turns: Sequence[Turn], tool: str) -> Turn | None:
-    return next((t for t in turns if t.action.kind == "tool_call" and t.action.tool == tool), None)
 
 
 def _rows(turn: Turn) -> list[dict[str, Any]]:
@@ -243,8 +186,9 @@ def _choose_table(ask: Aggregate, turn: Turn) -> TableInfo | None:
     return best
 
 
-def _load(corpus: Corpus, listed: Turn, table: TableInfo) -> Action:
-    """Load the chosen table from its document and every other with the same header."""
+def _load(corpus: Corpus, listed: Turn, table: TableInfo, tried: int) -> Action:
+    """Load the chosen table from its document and every other with the same header (under
+    a new name when `tried` tables did not answer)."""
     tables = listed.outcome.payload if listed.outcome else None
     source = tables.path if isinstance(tables, Tables) else ""
     columns = [str(c) for c in table.columns]
@@ -258,6 +202,7 @@ def _load(corpus: Corpus, listed: Turn, table: TableInfo) -> Action:
     paths = [source, *sorted(same)][:MAX_DOCUMENTS]
     caption = table.caption or ""
     name = sanitize(caption) if caption and len(caption.split()) <= 3 else "extracted"
+    name += f"_{tried + 1}" if tried else ""
     if len(paths) == 1:
         reason = f"Load: table {table.index} of {source} into the scratchpad as {name}."
         return Action.call("load_table", reason, path=source, table=table.index, name=name)
@@ -286,6 +231,10 @@ class Plan:
     #: Whether the question names the table, one of its columns or the files it came from.
     about: bool = False
     values: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: The names (and periods, without a date column) the question gives, to find in rows.
+    things: tuple[Named, ...] = ()
+    #: The column each name was found in (by `filtered`).
+    homes: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def of(cls, ask: Aggregate, loaded: object) -> Plan | None:
@@ -309,7 +258,35 @@ class Plan:
         files = [path_words(str(p)) for p in loaded.read]
         names = set(tokenize(" ".join([table, *columns, *files]).replace("_", " ")))
         words = tuple(w for w in ask.words if stem(w) not in names)
-        return cls(ask, table, columns, measure, date, words, about=len(words) < len(ask.words))
+        context = names | set(tokenize(" ".join(loaded.read).replace("_", " ")))
+        things = ask.names + (() if date else ask.periods)
+        things = tuple(t for t in things if not set(tokenize(t.label)) <= context)
+        about = len(words) < len(ask.words)
+        return cls(ask, table, columns, measure, date, words, about, things=things)
+
+    @property
+    def named(self) -> tuple[Named, ...]:
+        """What the rows that went in must hold: the names, and the periods."""
+        return self.things + (self.ask.periods if self.date else ())
+
+    def _searched(self, thing: Named) -> list[str]:
+        """The columns to look for `thing` in: where it was found, or the text (and year) ones."""
+        if home := dict(self.homes).get(thing.label):
+            return [home]
+        years = [c for c, k in self.columns.items() if "year" in c and k.startswith(_NUMERIC)]
+        return self.texts + (years if thing.year else [])
+
+    def unmatched(self, found: set[str], figure: Mapping[str, Any] | None) -> Unmatched:
+        """Which named things the rows hold: each found by the match query and, where the
+        figure counted the rows holding it (`holds`), in some of them."""
+        held = [
+            t.label
+            for t in self.named
+            if (t not in self.things or t.label in found)
+            and figure is not None
+            and figure.get(f"rows: {t.label}", 1)
+        ]
+        return Unmatched(tuple(held), tuple(t.label for t in self.named if t.label not in held))
 
     @property
     def texts(self) -> list[str]:
@@ -317,20 +294,23 @@ class Plan:
 
     def match_sql(self) -> str:
         """Each text column's values that one of the question's words (or its stem) starts
-        a word of, with the word and the rows holding it."""
-        parts = []
-        for column in self.texts:
-            for word in self.words:
-                alternatives = "|".join(sorted({re.escape(word), re.escape(stem(word))}))
-                pattern = literal(rf"\b(?:{alternatives})")
-                parts.append(
-                    f"SELECT {literal(column)} AS col, {literal(word)} AS word, "
-                    f"{ident(column)} AS value, "
-                    f"COUNT(*) AS n FROM {ident(self.table)} "
-                    f"WHERE regexp_matches(lower({ident(column)}), {pattern}) "
-                    f"GROUP BY ALL"
-                )
-        return " UNION ALL ".join(parts) + " ORDER BY n DESC, value LIMIT 50"
+        a word of, or that holds a name it gives, with the word or name and its rows."""
+        tests = [
+            (column, word, r"\b(?:" + "|".join(sorted({re.escape(word), stem(word)})) + ")")
+            for column in self.texts
+            for word in self.words
+        ]
+        tests += [(c, t.label, t.pattern) for t in self.things for c in self._searched(t)]
+        parts = [
+            f"SELECT {literal(column)} AS col, {literal(word)} AS word, "
+            f"CAST({ident(column)} AS VARCHAR) AS value, COUNT(*) AS n FROM {ident(self.table)} "
+            f"WHERE regexp_matches(lower(CAST({ident(column)} AS VARCHAR)), {literal(pattern)}) "
+            f"GROUP BY ALL"
+            for column, word, pattern in tests
+        ]
+        named = ", ".join(literal(t.label) for t in self.things)
+        first = f"word IN ({named}) DESC, " if named else ""  # the names, however few rows
+        return " UNION ALL ".join(parts) + f" ORDER BY {first}n DESC, value LIMIT {MATCHED}"
 
     def filtered(self, matched: Sequence[Mapping[str, Any]]) -> Plan:
         """The plan with the values matched, each word kept in the column where it names
@@ -348,7 +328,8 @@ class Plan:
                 row["col"], []
             ):
                 values.setdefault(row["col"], []).append(row["value"])
-        return replace(self, values=tuple((c, tuple(v)) for c, v in values.items()))
+        homes = tuple((w, c) for w, (_, c) in best.items())
+        return replace(self, values=tuple((c, tuple(v)) for c, v in values.items()), homes=homes)
 
     def where(self) -> str:
         tests = [
@@ -367,16 +348,17 @@ class Plan:
 
     def aggregate_sql(self) -> str:
         func, measure, source = self.ask.func, self.measure, f"{ident(self.table)}{self.where()}"
-        if func == "count" or measure is None:
-            return f"SELECT COUNT(*) AS row_count FROM {source}"
-        if func in ("max", "min"):
+        if func in ("max", "min") and measure is not None:
             order = "DESC" if func == "max" else "ASC"
             return f"SELECT * FROM {source} ORDER BY {ident(measure)} {order} LIMIT 1"
-        name = {"sum": "total", "avg": "average"}[func]
-        return (
-            f"SELECT {func.upper()}({ident(measure)}) AS {name}, COUNT(*) AS row_count"
-            f" FROM {source}"
+        checks = "".join(  # the rows holding each named thing, when the filter has several
+            f", COUNT(*) FILTER (WHERE {holds(t, self.date, self._searched(t))}) "
+            f"AS {ident(f'rows: {t.label}')}"
+            for t in (self.named if len(self.named) > 1 else ())
         )
+        name = {"sum": "total", "avg": "average"}.get(func)
+        figure = f"{func.upper()}({ident(measure)}) AS {name}, " if name and measure else ""
+        return f"SELECT {figure}COUNT(*) AS row_count{checks} FROM {source}"
 
     def rows_sql(self) -> str:
         """The rows that went in, the first of each document first, so a short list still
@@ -409,15 +391,15 @@ def _count(plan: Plan, figures: list[dict[str, Any]]) -> int:
 # -- the answer ----------------------------------------------------------------------------
 
 
-def answer(plan: Plan, figures: Turn, rows: Turn, corpus: Corpus) -> Action:
+def answer(plan: Plan, figures: Turn, rows: Turn, corpus: Corpus, missing: Unmatched) -> Action:
     """The figure, the rows that went in (quoted as their documents print them, cited), and
-    the SQL."""
+    the SQL; only a partial figure, after what was not found, when the rows lack a name or a
+    period the question gives (`missing`)."""
     citations: list[CitedSource] = []
     listed = _rows(rows)
     quotes = [_quote(corpus, row, plan) for row in listed]
     symbol = _symbol(q for q, _ in quotes)
-    found = figures.outcome.payload if figures.outcome else None
-    sql = found.sql if isinstance(found, Rows) else ""
+    sql = _sql(figures)
     result = _rows(figures)[0]
     scope = plan.described()
     where = f" where {scope}" if scope else ""
@@ -446,9 +428,16 @@ def answer(plan: Plan, figures: Turn, rows: Turn, corpus: Corpus) -> Action:
         )
         for row, (quote, page) in zip(listed, quotes, strict=True):
             lines.append(f"- {quote} {_cite(citations, str(row.get('source_file')), page, quote)}")
+    if missing:  # the figure is over the rows that hold what was found, not the answer
+        lines[:1] = [missing.line(plan.table), missing.partial(lines[0])]
     lines.append(f"\nComputed with:\n\n```sql\n{sql}\n```")
     reason = f"Answered in SQL over {plan.table}, citing {len(citations)} rows."
     return Action.stop("\n".join(lines) + f"\n\n{NOTE}", reason, citations)
+
+
+def _sql(turn: Turn) -> str:
+    found = turn.outcome.payload if turn.outcome else None
+    return found.sql if isinstance(found, Rows) else ""
 
 
 def _cite(citations: list[CitedSource], path: str, page: int | None, quote: str) -> str:

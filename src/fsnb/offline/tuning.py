@@ -103,35 +103,15 @@ class Tuning:
     """A passage that adds no question term, only a new value of the kind asked for or a
     document not cited yet, follows the first line when it scores this share of the best
     passage: a rival answer."""
-    lead_damping: int = 120
-    """A unit's worth for the first line is divided by 1 + its words / this."""
-    lead_context: float = 0.5
-    """What a question term found only in a unit's heading or table header is worth for
-    the first line, as a share of its weight there."""
     list_heading: float = 0.4
     """Share of a list question's weight a section heading must name for the sections
     so headed to make the answer's first line ("Issued patents" for "which patents")."""
-    lead_kind_word: float = 0.25
-    """Weight, for the first line, of a question word that names the kind of value asked
-    for ("total", "date") rather than its topic."""
     lead_parts: int = 3
     """Units the answer's first line joins at most (one per part of the question)."""
     lead_gain: float = 0.25
     """Share of the question's weight a unit must add to join the first line."""
     lead_kind: float = 0.5
     """What giving a kind of value asked for is worth there, as a share of the question."""
-    lead_lacking: float = 0.5
-    """What a unit is worth for the first line when it gives none of the values a part of
-    the question asks for (a date with its day or month, an amount, a duration...)."""
-    lead_whole: float = 0.3
-    """What the question's earlier parts' terms are worth for a later part's unit, as a
-    share of their weight: "what retention bonus will that person receive" is about the
-    person the part before asked for."""
-    lead_near: float = 0.8
-    """What a unit's question terms sitting beside a value of the kind asked for are worth
-    there, as a share of the part's weight."""
-    lead_standing: float = 0.3
-    """Part of a unit's worth for the first line that depends on how its document ranks."""
     related_statements: int = 2
     """Related passages a "not found" answer shows."""
 

@@ -1,0 +1,292 @@
+"""What an aggregate question asks for, and the things it names that the rows behind a
+computed figure must hold.
+
+`aggregate_question` reads the function (total, count, average, largest, smallest), the
+words to match rows with, and the names and periods.
+
+"What is the total rent of the Orchard Street, Mill Lane and Harbour Road leases in 2024?"
+names three leases and a year. A figure computed over a table is only the answer when each
+of them is matched in the rows that went in. `names` and `periods` find them:
+
+- names: runs of capitalised words ("Orchard Street", "Bank of Nova Scotia"), not the
+  first word of a sentence standing alone, nor a month or a weekday;
+- quoted strings ("the 'Blue Line' project");
+- codes: tokens with both letters and digits ("LP-220", "1099-NEC", "W-2");
+- periods: months, month ranges ("from January to March"), quarters ("Q3", "the third
+  quarter") and years.
+
+Each comes with an RE2 pattern (DuckDB's regexes: no look-arounds) over lower-case cell text.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from fsnb.db.sql import ident, literal
+from fsnb.offline.ranking import QUESTION_WORDS
+from fsnb.protocol import Action
+from fsnb.text.words import STOPWORDS, stem, tokenize
+
+#: Characters a quoted name has at least and at most (shorter is a letter, longer a phrase).
+QUOTED_CHARS = (2, 60)
+#: Letters a word ending in a full stop has at most to be an abbreviation ("St.", "Co.").
+ABBREVIATION = 3
+#: Letters and digits a code has at least ("W-2"), so "Q3" and "4B" are not codes.
+CODE_CHARS = 3
+
+MONTHS = {
+    name.lower(): number
+    for number in range(1, 13)
+    for name in (calendar.month_name[number], calendar.month_abbr[number])
+}
+_MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b\.?"
+_MONTH_RANGE = re.compile(
+    rf"\b(?:from|between)\s+({_MONTH})\s+(?:to|through|until|and|-)\s+({_MONTH})", re.IGNORECASE
+)
+_MONTH_WORD = re.compile(rf"\b({_MONTH})", re.IGNORECASE)
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_QUARTER = re.compile(
+    r"\bQ([1-4])\b|\b(first|second|third|fourth)\s+quarter\b|\bquarter\s+([1-4])\b",
+    re.IGNORECASE,
+)
+YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
+_NOT_NAMES = STOPWORDS | set(MONTHS) | {d.lower() for d in calendar.day_name}
+_QUOTED = re.compile(r"[\"“”‘’]([^\"“”‘’]+)[\"“”‘’]|(?<!\w)'([^']+)'(?!\w)")
+_CODE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Z])[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)*")
+_NOT_CODE = re.compile(r"(?i)^(?:q[1-4]|h[12]|fy\d+|\d+(?:st|nd|rd|th|s)|\d+[a-z])$")
+#: Lower-case words a name may hold between its capitalised ones ("Bank of Nova Scotia").
+_JOINERS = frozenset({"of", "de", "du", "da", "van", "von", "der", "la", "le", "&"})
+
+
+#: "the most" or "the least" standing alone ("saves the most per year"), not before an
+#: adjective ("the most important").
+_ALONE = r"(?=\s*(?:$|[?.,;]|per\b|a\b|an\b|each\b|in\b|of\b|over\b|during\b))"
+_AGGREGATES = (  # the first that matches wins: "the total number of" is a count
+    ("avg", r"\baverage\b|\bmean\b|\btypical(?:ly)?\b"),
+    ("count", r"\bhow many\b|\bnumber of\b|\bcount\b"),
+    ("max", rf"\b(?:largest|biggest|highest|most expensive|maximum|greatest)\b|\bthe most{_ALONE}"),
+    ("min", rf"\b(?:smallest|lowest|cheapest|least expensive|minimum)\b|\bthe least{_ALONE}"),
+    (
+        "sum",
+        r"\btotal(?:led|ed|s)?\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|"
+        r"\bhow much\b.*\b(?:spen[dt]|spending|pa(?:y|id)|cost|charged|earn(?:ed)?|"
+        r"receiv(?:e|ed)|refunded|owe[d]?|sold|bought|used|consumed)\b",
+    ),
+)
+#: Words that say how to aggregate or over what span, not which rows (stemmed).
+_CUE_WORDS = frozenset(
+    tokenize(
+        "average mean typical typically many number count largest biggest highest expensive "
+        "maximum greatest smallest lowest cheapest least minimum total totalled totals sum "
+        "altogether combined much spend spent spending pay paid cost costs charged earn earned "
+        "receive received owe owed single individual each every whole entire overall all "
+        "one year years yearly annual annually month months monthly week weeks weekly day "
+        "days daily quarter quarters period during",
+        keep_stopwords=True,
+    )
+)
+
+
+@dataclass(frozen=True)
+class Named:
+    """A name, quoted string, code or period the question gives, with the pattern that
+    finds it in lower-case text; a period also has its months or its year."""
+
+    label: str
+    pattern: str
+    months: tuple[int, ...] = ()
+    year: int | None = None
+
+    @property
+    def period(self) -> bool:
+        return bool(self.months) or self.year is not None
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """What a question asks to compute: the function, the months and years it names, the
+    words left to match rows with, and the names and periods the rows must hold."""
+
+    func: str  # sum, count, avg, max, min
+    months: tuple[int, ...]
+    years: tuple[int, ...]
+    words: tuple[str, ...]  # the question's words, lower case, unstemmed
+    names: tuple[Named, ...] = ()
+    periods: tuple[Named, ...] = ()
+
+
+def aggregate_question(task: str) -> Aggregate | None:
+    """The aggregate `task` asks for, or None when it asks for none."""
+    func = next((name for name, cue in _AGGREGATES if re.search(cue, task, re.IGNORECASE)), None)
+    if func is None:
+        return None
+    spans, rest = periods(task)
+    named = names(rest)
+    skipped = STOPWORDS | {w.lower() for n in named for w in re.findall(r"\w+", n.label)}
+    cues = QUESTION_WORDS | _CUE_WORDS
+    words = tuple(
+        w
+        for w in re.findall(r"[^\W\d_]+", rest.lower())
+        if len(w) > 1 and w not in skipped and stem(w) not in cues
+    )
+    months = tuple(sorted({m for p in spans for m in p.months}))
+    years = tuple(sorted({p.year for p in spans if p.year is not None}))
+    return Aggregate(func, months, years, words, named, spans)
+
+
+def _month_pattern(months: tuple[int, ...]) -> str:
+    names = sorted({n for n, m in MONTHS.items() if m in months}, key=len, reverse=True)
+    return r"\b(?:" + "|".join(names) + r")\b"
+
+
+def periods(task: str) -> tuple[tuple[Named, ...], str]:
+    """The months, month ranges, quarters and years `task` names, and `task` without them."""
+    found: list[Named] = []
+    for span in _MONTH_RANGE.finditer(task):
+        first, last = (MONTHS[m.lower().rstrip(".")] for m in span.groups())
+        months = (
+            range(first, last + 1) if first <= last else [*range(first, 13), *range(1, last + 1)]
+        )
+        found.append(Named(span.group(0), _month_pattern(tuple(months)), tuple(months)))
+    rest = _MONTH_RANGE.sub(" ", task)
+    for quarter in _QUARTER.finditer(rest):
+        digit, word, number = quarter.groups()
+        n = int(digit or number or _ORDINALS[word.lower()])
+        months = tuple(range(3 * n - 2, 3 * n + 1))
+        pattern = rf"\bq{n}\b|\b{[*_ORDINALS][n - 1]} quarter\b|{_month_pattern(months)}"
+        found.append(Named(quarter.group(0), pattern, months))
+    rest = _QUARTER.sub(" ", rest)
+    for word in _MONTH_WORD.findall(rest):
+        if word == "may":
+            continue  # the verb ("how much may I claim"), not the month
+        month = MONTHS[word.lower().rstrip(".")]
+        found.append(Named(calendar.month_name[month], _month_pattern((month,)), (month,)))
+    rest = _MONTH_WORD.sub(" ", rest)
+    for year in sorted({int(y) for y in YEAR.findall(rest)}):
+        found.append(Named(str(year), rf"(?:^|[^0-9]){year}(?:[^0-9]|$)", year=year))
+    return tuple(found), YEAR.sub(" ", rest)
+
+
+def names(task: str) -> tuple[Named, ...]:
+    """The quoted strings, codes and capitalised names of `task` (without its periods)."""
+    found: list[str] = []
+    for quoted in _QUOTED.finditer(task):
+        text = (quoted.group(1) or quoted.group(2)).strip()
+        if QUOTED_CHARS[0] <= len(text) <= QUOTED_CHARS[1]:
+            found.append(text)
+    rest = _QUOTED.sub(" , ", task)
+    for code in _CODE.finditer(rest):
+        text = code.group(0)
+        if len(re.sub(r"\W", "", text)) >= CODE_CHARS and not _NOT_CODE.match(text):
+            found.append(text)
+    found += _capitalised(_CODE.sub(" , ", rest))
+    unique = list(dict.fromkeys(found))
+    return tuple(Named(text, _phrase(text)) for text in unique)
+
+
+def _capitalised(text: str) -> list[str]:
+    """Runs of capitalised words; a sentence's first word alone is not one, nor an acronym
+    alone ("ARR", "USD": a measure or a unit more often than a row's name)."""
+    runs: list[tuple[bool, list[str]]] = []
+    run: list[str] = []
+    opens = starts = True  # whether the run, and the next word, open a sentence
+    for match in re.finditer(r"[^\W\d_][\w&'’-]*\.?|[.?!:;,()]|\d\S*", text):
+        token = match.group(0)
+        word = re.sub(r"['’]s$", "", token.rstrip("."))
+        lower = word.lower()
+        if word[:1].isupper() and lower not in _NOT_NAMES:
+            if not run:
+                opens = starts
+            run.append(word)
+        elif run and lower in _JOINERS and not all(w.isupper() for w in run):
+            run.append(word)
+        else:
+            runs.append((opens, run))
+            run = []
+        ends = token in ".?!:;" or (token.endswith(".") and len(word) > ABBREVIATION)
+        if ends:
+            runs.append((opens, run))
+            run = []
+        starts = ends or (starts and not word[:1].isalpha())
+    runs.append((opens, run))
+    out = []
+    for first, words in runs:
+        while words and words[-1].lower() in _JOINERS:
+            words = words[:-1]
+        if words and not (len(words) == 1 and (first or words[0].isupper())):
+            out.append(" ".join(words))
+    return out
+
+
+def _phrase(text: str) -> str:
+    """An RE2 pattern for `text` in lower-case cells: its words apart by any spacing, the
+    last in the plural too; a single word also by its stem ("Subscriptions")."""
+    words = re.findall(r"\w+", text.lower())
+    if len(words) == 1 and words[0].isalpha():
+        return r"\b(?:" + "|".join(sorted({words[0], stem(words[0])})) + ")"
+    return r"\b" + r"[\s\W_]+".join(words) + r"(?:e?s)?\b"
+
+
+def holds(thing: Named, date: str | None, cells: Sequence[str]) -> str:
+    """The SQL test of a row holding `thing`: a period by the `date` column when there is
+    one, anything else by the text of `cells`."""
+    if thing.period and date:
+        months = ", ".join(map(str, thing.months))
+        tests = [f"month({ident(date)}) IN ({months})"] if thing.months else []
+        tests += [f"year({ident(date)}) = {thing.year}"] if thing.year else []
+        return " AND ".join(tests)
+    text = ", ".join(f"CAST({ident(c)} AS VARCHAR)" for c in cells)
+    text = f"concat_ws(' ', {text})" if len(cells) > 1 else text
+    return f"regexp_matches(lower({text}), {literal(thing.pattern)})"
+
+
+@dataclass(frozen=True)
+class Unmatched:
+    """Which of the names and periods a question gives the rows behind a figure hold
+    (`found`) and which they do not (`missing`); true when some are missing."""
+
+    found: tuple[str, ...]
+    missing: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.missing)
+
+    def line(self, table: str) -> str:
+        """The opening: what could not be found, and what was."""
+        held = f"; they hold {_joined(self.found)} only" if self.found else ""
+        return (
+            f"I could not find {_joined(self.missing)} in the rows of {table}{held}, "
+            "so the figure asked for is not stated."
+        )
+
+    def partial(self, figure: str) -> str:
+        """A figure's line, unbolded and labelled as over the rows found only."""
+        return f"\nOver the rows found only (a partial figure): {figure.replace('**', '')}"
+
+    def stop(self, table: str, described: str, sql: str, note: str) -> Action:
+        """The answer when no row holds what the question names: what was looked for."""
+        where = f" where {described}" if described else ""
+        text = (
+            f"I could not find any row of {table}{where}: no figure is computed for "
+            f"{_joined(self.missing)}.\n\nLooked for with:\n\n```sql\n{sql}\n```\n\n{note}"
+        )
+        return Action.stop(text, f"No row of {table} holds what the question names.", [])
+
+
+def _joined(labels: tuple[str, ...]) -> str:
+    return ", ".join(labels[:-1]) + f" and {labels[-1]}" if len(labels) > 1 else "".join(labels)
+
+
+__all__ = [
+    "MONTHS",
+    "YEAR",
+    "Aggregate",
+    "Named",
+    "Unmatched",
+    "aggregate_question",
+    "names",
+    "periods",
+]

@@ -1,0 +1,313 @@
+"""Questions about the same labelled value in several documents of one kind.
+
+"What was my total 1099-NEC income for 2024, across all clients?" asks for one amount on
+each of several forms of one template; "my total purchases across all my statements", for
+one line of each monthly statement. For a question of that shape (an aggregate, and
+"across all X", "over each of my ...", "summed over ..."), the strategy finds the documents
+that print the label it names and share a template, and takes these steps as tool calls:
+read each; `create_table`; `insert_data` (each value with `source_file`, `page`, `quote`);
+`query_data` for the figure. The answer gives the figure, quotes and cites each value, and
+names the documents it could not read a value from. Fewer than two documents: None.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from fsnb.db.columns import sanitize
+from fsnb.db.sql import ident
+from fsnb.documents import Document
+from fsnb.offline.corpus import Corpus
+from fsnb.offline.progress import read_so_far
+from fsnb.offline.ranking import QUESTION_WORDS, path_words
+from fsnb.offline.table_questions import _cite, _money, _rows, _symbol, aggregate_question
+from fsnb.protocol import Action, CitedSource, Conversation, Turn
+from fsnb.text.words import tokenize
+from fsnb.tools.reading import PAGE_CHARS
+
+NOTE = "_(offline backend: one labelled value per document, computed in SQL, no LLM)_"
+#: Documents of one kind read at most; a larger kind is left to the other strategies.
+MAX_DOCUMENTS = 12
+#: Share of the question's label words (after those naming the documents) a label must hold.
+MIN_COVERAGE = 0.6
+#: What a word of the same value concept counts for ("compensation" for "income").
+SYNONYM = 0.8
+#: What each word of a label line that the question does not name costs ("tax withheld").
+EXTRA_WORD = 0.15
+#: Amounts after a label without one where its value may stand alone (the next lines).
+NEXT_LINES = 2
+#: Words of a label that name a scratchpad table at most.
+LABEL_WORDS = 6
+#: Similarity (Jaccard of labels, title or file-name words) of two documents of one kind.
+SAME_TEMPLATE = 0.5
+
+#: The documents of one kind found for a corpus and question, kept for the run's next steps.
+_KINDS: dict[tuple[int, Same], tuple[Corpus, list[Value]]] = {}
+_KEEP = 8
+_FUNCS = {"sum": ("SUM", "total"), "avg": ("AVG", "average"), "max": ("MAX", "largest"),
+          "min": ("MIN", "smallest")}  # fmt: skip
+#: "across all clients", "over each of my statements", "in total over", "summed over my".
+_OVER = re.compile(
+    r"\b(?:across|over|from|on|in|for|of)\s+(?:all|each|every|both)\b(?:\s+of\b)?"
+    r"|\bacross\s+(?:my|our|the)\b|\bover\s+(?:my|our)\b"
+    r"|\b(?:in\s+total|summ?ed(?:\s+up)?)\s+(?:over|across)\b",
+    re.IGNORECASE,
+)
+_MONEY = re.compile(
+    r"(?<![\w./-])(\()?(-)?\s?([$€£¥₹])?\s?(-)?(\d{1,3}(?:,\d{3})+(?:\.\d\d)?|\d+\.\d\d|\d+)"
+    r"(?![\w%/]|[.,]\d)(\))?"
+)
+#: What ends a label before an amount: a table cell, a colon, a sentence, a box number.
+_SEPARATOR = re.compile(r"[|:;]|\.\s|(?<!\S)\d{1,2}[a-z]?(?=\s+[A-Z])")
+_PROVENANCE = "source_file VARCHAR, page INTEGER, quote VARCHAR"
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+#: Words a form or a statement may label the value with for the word a question uses.
+_SAME_VALUE = [
+    set(tokenize("income compensation earnings wages salary revenue proceeds")),
+    set(tokenize("spend spent spending purchases")),
+    set(tokenize("fee fees charge charges charged")),
+]
+#: Verbs of a question that name the value only when nothing else does ("how much did I pay").
+_VERBS = set(tokenize("pay paid spend spent earn earned receive received charge charged owe"))
+#: Words that say how to aggregate, not which value.
+_NOT_LABEL = set(tokenize("total sum summed average mean combined altogether overall amount"))
+_NOT_LABEL |= set(tokenize("value figure highest largest lowest smallest maximum minimum"))
+
+
+@dataclass(frozen=True)
+class Same:
+    """What a question asks of each document: the aggregate and the label's word stems."""
+
+    func: str
+    words: tuple[str, ...]
+    years: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Value:
+    """One document's labelled value (None when the label has none), quoted with its page."""
+
+    path: str
+    label: str
+    amount: float | None
+    quote: str
+    page: int | None
+    offset: int
+
+
+def sameness_question(task: str) -> Same | None:
+    """The aggregate and label `task` asks over documents of one kind, or None."""
+    ask, over = aggregate_question(task), list(_OVER.finditer(task))
+    func = ask.func if ask else "sum" if re.search(r"\bsumm?ed\b|\badded\b", task) else None
+    if func not in _FUNCS or not over:
+        return None
+    kind = re.split(r"[?.,;]", task[over[-1].end() :])[0]  # "clients", "my 2025 statements"
+    asked = task[: over[0].start()] + " " + task[over[-1].end() + len(kind) :]
+    skip = QUESTION_WORDS | _NOT_LABEL
+    words = [w for w in tokenize(_YEAR.sub(" ", asked)) if w not in skip and w[0].isalpha()]
+    words = [w for w in words if w not in _VERBS] or words  # "how much interest did I pay"
+    years = tuple(sorted({int(y) for y in _YEAR.findall(task)}))
+    return Same(func, tuple(dict.fromkeys(words)), years) if words else None
+
+
+def _amount(match: re.Match[str]) -> float | None:
+    """A printed amount's value: one with a currency sign, cents or thousands separators."""
+    opened, minus, sign, minus2, digits, closed = match.groups()
+    if not (sign or "." in digits or "," in digits):
+        return None
+    value = float(digits.replace(",", ""))
+    return -value if minus or minus2 or (opened and closed) else value
+
+
+def _label(before: str) -> tuple[int, str]:
+    """The label an amount follows (where it starts in `before`, its words): the text after
+    the last separator before the amount."""
+    trimmed = before.rstrip(" |:;*_-\t")
+    cut = max((m.end() for m in _SEPARATOR.finditer(trimmed)), default=0)
+    text = trimmed[cut:]
+    return cut + len(text) - len(text.lstrip()), " ".join(text.split())
+
+
+def _units(text: str) -> Iterator[tuple[int, str, float | None, str]]:
+    """Each amount with its label (offset, label, amount, quote), and each line's label
+    after its last amount, which has none."""
+    for line in re.finditer(r"[^\n]*\S[^\n]*", text):
+        at, shown = 0, line.group(0)
+        for m in _MONEY.finditer(shown):
+            if (amount := _amount(m)) is not None:
+                begin, label = _label(shown[at : m.start()])
+                yield line.start() + at + begin, label, amount, shown[at + begin : m.end()]
+                at = m.end()
+        begin, label = _label(shown[at:])
+        if label:
+            yield line.start() + at + begin, label, None, label
+
+
+def _matches(stem: str, words: list[str]) -> float:
+    if any(w.startswith(stem) or (len(w) >= 3 and stem.startswith(w)) for w in words):
+        return 1.0
+    return SYNONYM if any(stem in g and g & set(words) for g in _SAME_VALUE) else 0.0
+
+
+def _score(label: str, words: tuple[str, ...], naming: set[str]) -> float:
+    """How well a label names the value: the question's words it holds, less its others."""
+    found = [w for w in tokenize(label) if w[0].isalpha()]
+    coverage = sum(_matches(s, found) for s in words) / len(words)
+    extra = [w for w in found if w not in naming and not any(_matches(s, [w]) for s in words)]
+    return coverage - EXTRA_WORD * len(extra) if coverage >= MIN_COVERAGE else 0.0
+
+
+def read_value(path: str, doc: Document, same: Same) -> Value | None:
+    """The amount of the label that best names what `same` asks (None when that label has
+    none, on its line or standing alone on the next), or None without such a label."""
+    naming = set(tokenize(f"{doc.title} {path_words(path)}"))
+    words = tuple(w for w in same.words if w not in naming) or same.words
+    units = list(_units(doc.text))
+    title = set(tokenize(doc.title))  # a heading that repeats the title labels nothing
+    scores = [
+        0.0 if u[2] is None and set(tokenize(u[1])) == title else _score(u[1], words, naming)
+        for u in units
+    ]
+    # the best label; of equals, one with a value, then the first
+    n = max(range(len(units)), key=lambda i: (scores[i], units[i][2] is not None, -i), default=0)
+    if not units or scores[n] <= 0:
+        return None
+    offset, label, amount, quote = units[n]
+    for after in units[n + 1 : n + 1 + NEXT_LINES] if amount is None else ():
+        if after[1] or after[2] is None:
+            break  # the next label: this one has no value
+        amount, quote = after[2], doc.text[offset : after[0] + len(after[3])]
+    quote = " ".join(quote.split())
+    return Value(path, label, amount, quote, doc.page_at(offset), offset)
+
+
+def _name(path: str) -> str:
+    return path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
+def _similar(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def same_kind(corpus: Corpus, same: Same) -> list[Value]:
+    """The documents that print the label and share a template (their words, title or file
+    name) with the most others, each with its value; [] when there is no such kind."""
+    known = _KINDS.get((id(corpus), same))
+    if known and known[0] is corpus:
+        return known[1]
+    values = {p: v for p, d in corpus.docs.items() if (v := read_value(p, d, same))}
+    if same.years:  # leave out documents of other years
+        asked = {str(y) for y in same.years}
+        for path in list(values):
+            text = f"{path} {corpus.docs[path].text}"
+            if not asked & set(_YEAR.findall(text)) and _YEAR.search(text):
+                del values[path]
+    docs = corpus.docs
+    marks = {  # what a template shares: words, title, file name
+        p: [set(tokenize(t)) for t in (_MONEY.sub(" ", docs[p].text), docs[p].title, _name(p))]
+        for p in values
+    }
+    peers = {
+        p: {q for q in values if max(map(_similar, marks[p], marks[q])) >= SAME_TEMPLATE}
+        for p in values
+    }
+    seed = max(peers, key=lambda p: (len(peers[p]), corpus.standing(p)), default=None)
+    found = [values[p] for p in sorted({seed, *peers[seed]})] if seed else []
+    if len(_KINDS) >= _KEEP:
+        _KINDS.clear()
+    _KINDS[(id(corpus), same)] = (corpus, found)
+    return found
+
+
+def sameness_step(conversation: Conversation, corpus: Corpus) -> Action | None:
+    """The next step of collecting one labelled value from documents of one kind: a read,
+    a scratchpad call, the answer; None when the question is not one for it."""
+    same = sameness_question(conversation.task)
+    names = {t["name"] for t in conversation.tools}
+    if same is None or not {"create_table", "insert_data", "query_data"} <= names:
+        return None
+    values = same_kind(corpus, same)
+    if not 2 <= len(values) <= MAX_DOCUMENTS or all(v.amount is None for v in values):
+        return None
+    turns = conversation.turns
+    reader = "get_document" if "semantic_search" in names else "parse_file"
+    progress = read_so_far(turns, corpus.docs)
+    for value in values:
+        if value.path in progress.failed:
+            return None
+        if not progress.covered(value.path, value.offset):
+            offset = value.offset // PAGE_CHARS * PAGE_CHARS
+            reason = f"Same kind: {value.path} prints '{value.label}'; read its value."
+            args: dict[str, Any] = {"offset": offset, "limit": PAGE_CHARS} if offset else {}
+            return Action.call(reader, reason, path=value.path, **args)
+    table = sanitize(f"{' '.join(values[0].label.split()[:LABEL_WORDS])} by document")
+    done = [t for t in turns if t.action.tool in ("create_table", "drop_table", "insert_data")]
+    last = done[-1] if done else None
+    if last is None or last.action.tool == "drop_table":
+        columns = f"label VARCHAR, value DECIMAL(14,2), {_PROVENANCE}"
+        reason = f"Collect: a scratchpad table for the '{values[0].label}' of each document."
+        return Action.call("create_table", reason, name=table, columns=columns)
+    if last.action.tool == "create_table":
+        if not last.ok or "already exists" in last.result:  # rows of an earlier run: start over
+            if any(t.action.tool == "drop_table" for t in done):
+                return None
+            reason = "Start over: the table holds rows of an earlier run."
+            return Action.call("drop_table", reason, name=table)
+        rows = [
+            {"label": v.label, "value": v.amount, "source_file": v.path, "page": v.page,
+             "quote": v.quote}
+            for v in values
+        ]  # fmt: skip
+        reason = f"Insert: the value of each of the {len(values)} documents, with its quote."
+        return Action.call("insert_data", reason, table=table, rows=json.dumps(rows))
+    if not last.ok:
+        return None
+    queries = [t for t in turns[turns.index(last) + 1 :] if t.action.tool == "query_data"]
+    if not queries:
+        func, name = _FUNCS[same.func]
+        sql = (
+            f"SELECT source_file, page, value, quote, {func}(value) OVER () AS {name}, "
+            f"COUNT(value) OVER () AS counted FROM {ident(table)} ORDER BY source_file"
+        )
+        reason = f"Compute: the {name} in SQL over the values collected."
+        return Action.call("query_data", reason, sql=sql)
+    return _answer(same, values, queries[0]) if queries[0].ok else None
+
+
+def _answer(same: Same, values: list[Value], query: Turn) -> Action | None:
+    """The figure, each value quoted and cited, and the documents without one."""
+    rows = _rows(query)
+    if not rows:
+        return None
+    name = _FUNCS[same.func][1]
+    label, symbol = values[0].label, _symbol(v.quote for v in values)
+    figure = _money(rows[0].get(name), symbol)
+    read = [r for r in rows if r.get("value") is not None]
+    missing = [str(r["source_file"]) for r in rows if r.get("value") is None]
+    over = f"the {len(rows)} documents of this kind"
+    if missing:
+        first = (
+            f"The {name} of '{label}' over {len(read)} of {over} is **{figure}**; no value "
+            f"could be read from {', '.join(missing)}, so the {name} over all {len(rows)} is "
+            "not known."
+        )
+    else:
+        first = f"**{figure}** is the {name} of '{label}' over {over}, one value each."
+    citations: list[CitedSource] = []
+    lines = [first, "\nThe values that went in:"]
+    for row in rows:
+        path, quote = str(row["source_file"]), str(row["quote"])
+        mark = _cite(citations, path, row.get("page"), quote)
+        said = " (no value read)" if row.get("value") is None else ""
+        lines.append(f"- {path}{said}: {quote} {mark}")
+    sql = query.action.arguments().get("sql", "")
+    lines.append(f"\nComputed with:\n\n```sql\n{sql}\n```")
+    reason = f"Answered in SQL over {len(rows)} documents of one kind, citing each value."
+    return Action.stop("\n".join(lines) + f"\n\n{NOTE}", reason, citations)
+
+
+__all__ = ["Same", "Value", "read_value", "same_kind", "sameness_question", "sameness_step"]

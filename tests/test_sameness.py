@@ -1,0 +1,221 @@
+"""The offline backend answers "across all X" questions about one labelled value in
+several documents of the same kind: it collects the value of each into a scratchpad table
+with its provenance, computes the figure in SQL, and quotes every value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import make_pdf
+
+import fsnb
+from fsnb.agent.result import ExplorationResult
+from fsnb.db.scratchpad import Scratchpad
+from fsnb.documents.model import Document, PageSpan
+from fsnb.offline.sameness import read_value, sameness_question
+
+INCOME = "What was my total 1099-NEC income for 2024, across all clients?"
+TABLE = "nonemployee_compensation_by_document"
+
+
+def _markdown_form(payer: str, amount: str, year: int = 2024) -> str:
+    return (
+        f"# Form 1099-NEC Nonemployee Compensation\n\nTax year {year}\n\n"
+        f"PAYER'S name: {payer}\nRECIPIENT'S name: Jordan Lee\n\n"
+        "| Box | Description | Amount |\n|---|---|---|\n"
+        f"| 1 | Nonemployee compensation | {amount} |\n"
+        "| 4 | Federal income tax withheld | $0.00 |\n"
+    )
+
+
+def _text_form(payer: str, amount: str) -> str:
+    return (
+        "FORM 1099-NEC (Nonemployee Compensation), tax year 2024\n"
+        f"Payer: {payer}\nRecipient: Jordan Lee\n"
+        f"Box 1 Nonemployee compensation: {amount}\n"
+        "Box 4 Federal income tax withheld: $150.00\n"
+    )
+
+
+@pytest.fixture
+def forms(tmp_path: Path) -> Path:
+    """Three 2024 forms of one kind (markdown, text, PDF), a 2023 one and a note."""
+    root = tmp_path / "taxes"
+    root.mkdir()
+    (root / "1099-NEC_acme.md").write_text(_markdown_form("Acme Design LLC", "$8,400.00"))
+    (root / "1099-NEC_globex.txt").write_text(_text_form("Globex Corporation", "$12,250.50"))
+    make_pdf(
+        root / "1099-NEC_initech.pdf",
+        [["Tax year 2024", "PAYER'S name: Initech Inc", "RECIPIENT'S name: Jordan Lee",
+          "1 Nonemployee compensation $3,100.00", "4 Federal income tax withheld $0.00"]],
+        title="Form 1099-NEC Nonemployee Compensation",
+    )  # fmt: skip
+    (root / "1099-NEC_acme_2023.md").write_text(
+        _markdown_form("Acme Design LLC", "$5,000.00", 2023)
+    )
+    (root / "notes.md").write_text(
+        "# Freelance notes\n\nI invoice my clients monthly; my rate is $95 per hour.\n"
+    )
+    return root
+
+
+def _explore(question: str, folder: Path, db: Path) -> ExplorationResult:
+    result = fsnb.explore(question, folder=folder, llm="offline", db=db)
+    assert result.ok, result.error
+    return result
+
+
+def _tools(result: ExplorationResult) -> list[str]:
+    return [s["tool"] for s in result.steps() if s.get("tool")]
+
+
+@pytest.mark.parametrize(
+    ("question", "func", "words", "years"),
+    [
+        (INCOME, "sum", ("nec", "incom"), (2024,)),
+        (
+            "What were the total interest charges across all my 2025 statements?",
+            "sum",
+            ("interest",),  # "charges" is left out: a verb of paying, not the label
+            (2025,),
+        ),
+        (
+            "How much did I pay in total across all twelve monthly statements?",
+            "sum",
+            ("pay",),
+            (),
+        ),
+        (
+            "What was the average new balance over each of my statements?",
+            "avg",
+            ("new", "balanc"),
+            (),
+        ),
+        ("How much interest did I pay in total over my statements?", "sum", ("interest",), ()),
+        ("What were my fees summed over all quarters?", "sum", ("fee",), ()),
+    ],
+)
+def test_the_shape_of_a_question_over_documents_of_one_kind(question, func, words, years):
+    same = sameness_question(question)
+    assert same is not None
+    assert (same.func, same.words, same.years) == (func, words, years)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the nonemployee compensation Globex Corporation paid me?",  # no "across"
+        "What is the total purchase price of the deal?",  # one document
+        "How many statements are there across all my folders?",  # a count, no label
+        "What were the charges across all my statements?",  # no aggregate
+    ],
+)
+def test_other_questions_are_not_of_that_shape(question):
+    assert sameness_question(question) is None
+
+
+def _document(path: str, text: str, title: str) -> Document:
+    return Document(path, text, title, "md", 1, [PageSpan(1, 0, len(text))], "test")
+
+
+def test_the_value_is_read_next_to_its_label_not_the_title_or_another_box():
+    income = sameness_question(INCOME)
+    assert income is not None
+    text = (
+        "# Form 1099-NEC Nonemployee Compensation\n\nPAYER: Acme Design LLC\n"
+        "Nonemployee compensation paid: $8,400.00\nFederal income tax withheld: $0.00\n"
+    )
+    form = read_value(
+        "f.md", _document("f.md", text, "Form 1099-NEC Nonemployee Compensation"), income
+    )
+    assert form is not None
+    assert (form.label, form.amount) == ("Nonemployee compensation paid", 8400.0)
+    assert form.quote == "Nonemployee compensation paid: $8,400.00"
+    # a value on the next line, and a credit printed in parentheses
+    paid = sameness_question("How much did I pay in total across all my statements?")
+    assert paid is not None
+    text = "# Statement\n\nPrevious balance\n$3,034.86\nPayments\n($2,784.86)\n"
+    got = read_value("s.md", _document("s.md", text, "Statement"), paid)
+    assert got is not None and (got.amount, got.quote) == (-2784.86, "Payments ($2,784.86)")
+
+
+def test_the_same_value_of_each_form_is_added_up_in_sql_and_quoted(forms, tmp_path):
+    db = tmp_path / "i.duckdb"
+    result = _explore(INCOME, forms, db)
+    assert result.answer.startswith("**$23,750.50** is the total of 'Nonemployee compensation'")
+    tools = _tools(result)
+    assert {"create_table", "insert_data", "query_data"} <= set(tools)
+    for amount in ("$8,400.00", "$12,250.50", "$3,100.00"):
+        assert amount in result.answer
+    assert "$5,000.00" not in result.answer  # the 2023 form is another year
+    assert len(result.citations) == 3
+    assert all(c.verified for c in result.citations), [c.problem for c in result.citations]
+    cited = {c.path for c in result.citations}
+    assert cited == {"1099-NEC_acme.md", "1099-NEC_globex.txt", "1099-NEC_initech.pdf"}
+    assert all("Nonemployee compensation" in c.quote for c in result.citations)
+    # the scratchpad holds one row per form, with its provenance
+    frame = Scratchpad(db, folder=forms).query(
+        f"SELECT source_file, page, value, quote FROM {TABLE} ORDER BY source_file"
+    )
+    assert list(frame.source_file) == sorted(cited)
+    assert [float(v) for v in frame.value] == [8400.0, 12250.5, 3100.0]
+    assert list(frame.page) == [1, 1, 1]
+    assert all(str(v) in q.replace(",", "") for v, q in zip(frame.value, frame.quote, strict=True))
+    # asking again starts the table over instead of adding the rows twice
+    again = _explore(INCOME, forms, db)
+    assert again.answer.startswith("**$23,750.50**")
+    assert Scratchpad(db, folder=forms).rows(TABLE) == 3
+
+
+def test_a_form_without_a_value_is_named_not_left_out(forms, tmp_path):
+    (forms / "1099-NEC_globex.txt").write_text(
+        _text_form("Globex Corporation", "").replace("compensation: \n", "compensation:\n")
+    )
+    result = _explore(INCOME, forms, tmp_path / "i.duckdb")
+    first = result.answer.splitlines()[0]
+    assert "no value could be read from 1099-NEC_globex.txt" in first
+    assert "not known" in first and "$11,500.00" in first  # over 2 of the 3 forms
+    assert not first.startswith("**")
+    assert "$150.00" not in result.answer  # not another box's value
+    assert all(c.verified for c in result.citations), [c.problem for c in result.citations]
+
+
+def test_monthly_statements_total_and_average(tmp_path):
+    root = tmp_path / "statements"
+    root.mkdir()
+    months = {
+        "jan": ("$12.40", "$1,250.00"),
+        "feb": ("$9.85", "$980.10"),
+        "mar": ("$15.02", "$1,402.75"),
+    }
+    for month, (interest, balance) in months.items():
+        (root / f"statement-{month}-2025.txt").write_text(
+            f"Harbor Credit Union Visa\nStatement for {month.title()} 2025\n\n"
+            f"Purchases: $820.00\nFees charged: $25.00\nInterest charged: {interest}\n"
+            f"New balance: {balance}\n",
+            encoding="utf-8",
+        )
+    (root / "budget.md").write_text("# Budget\n\nKeep interest below $20.00 a month.\n")
+    db = tmp_path / "i.duckdb"
+    total = _explore(
+        "What were the total interest charges across all my 2025 statements?", root, db
+    )
+    assert total.answer.startswith("**$37.27** is the total of 'Interest charged'")
+    assert all(i in total.answer for i, _ in months.values())
+    assert {c.path for c in total.citations} == {f"statement-{m}-2025.txt" for m in months}
+    assert all(c.verified for c in total.citations)
+    average = _explore("What was the average new balance across each of my statements?", root, db)
+    assert average.answer.startswith("**$1,210.95** is the average of 'New balance'")
+
+
+def test_a_question_about_one_document_is_read_as_usual(forms, tmp_path):
+    db = tmp_path / "i.duckdb"
+    one = _explore("How much nonemployee compensation did Globex Corporation pay me?", forms, db)
+    assert "create_table" not in _tools(one)
+    assert "$12,250.50" in one.answer
+    # with one form of the kind left, "across all" has nothing to add up
+    for name in ("1099-NEC_acme.md", "1099-NEC_initech.pdf", "1099-NEC_acme_2023.md"):
+        (forms / name).unlink()
+    alone = _explore(INCOME, forms, tmp_path / "j.duckdb")
+    assert "create_table" not in _tools(alone)
