@@ -28,6 +28,7 @@ import os
 import sys
 import tempfile
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,8 @@ OUTER = ("standing", "lacking", "length", "passage", "strong")
 #: Signs the meaning of a feature fixes: a longer unit says no more per word (the first
 #: line is the clause that answers, not the sentence that shares the most words).
 SIGNS = {"length": (None, 0.0)}
+#: Scales a calibration may multiply the weights in use by.
+SCALES = (0.01, 100.0)
 #: Pull of the parameters towards 0 (L2), against fitting a few questions' quirks.
 L2 = 0.1
 
@@ -201,6 +204,34 @@ def threshold(tops: list[tuple[float, int, int]]) -> float:
     return round(max([0.0, *sorted(t[0] for t in tops)], key=gain), 4)
 
 
+def calibrate(rows: list[dict[str, Any]], model: Any) -> Any:
+    """`model` with every weight times the one scale under which its softmax shares best
+    fit the labels: the same ranking, with probabilities a threshold can be set on."""
+    import math
+
+    from scipy.optimize import minimize_scalar
+
+    from fsnb.offline.scoring import Model
+
+    data = []
+    for group in _groups(rows).values():
+        right = [int(r["label"]) == 1 for r in group]
+        if any(right) and not all(right):
+            data.append(([s.score for s in _scores(model, group)], right))
+
+    def loss(scale: float) -> float:
+        total = 0.0
+        for scores, right in data:
+            top = max(scores)
+            shares = [math.exp(scale * (s - top)) for s in scores]
+            total -= math.log(sum(x for x, r in zip(shares, right, strict=True) if r) / sum(shares))
+        return total
+
+    scale = float(minimize_scalar(loss, bounds=SCALES, method="bounded").x)
+    weights = {n: w * scale for n, w in model.weights.items()}
+    return Model(model.name, model.value, model.value_weight * scale, weights, 0.0)
+
+
 def report(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], Any]:
     """Leave-one-corpus-out top-1 and precision against the weights in use; the fit on
     every corpus, its threshold chosen on the left-out choices."""
@@ -221,6 +252,13 @@ def report(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], Any]:
     cut = threshold(pooled)
     stated = [t for t in pooled if t[0] >= cut]
     in_use = _tops(rows, current)
+    calibrated: list[tuple[float, int, int]] = []
+    for name in sorted({r["corpus"] for r in rows}):
+        scaled = calibrate([r for r in rows if r["corpus"] != name], current)
+        calibrated += _tops([r for r in rows if r["corpus"] == name], scaled)
+    scaled = calibrate(rows, current)
+    said = threshold(calibrated)
+    kept = [t for t in calibrated if t[0] >= said]
     fitted = fit(rows)
     result = {
         "rows": len(rows),
@@ -230,7 +268,12 @@ def report(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], Any]:
         "left_out_stated": f"{len(stated)} of {len(pooled)}",
         "left_out_precision": round(sum(t[1] for t in stated) / len(stated), 3) if stated else None,
         "in_use_top1": _top1(in_use),
-        "in_use_threshold": threshold(in_use),
+        "calibrated": {
+            "scale": round(scaled.value_weight / current.value_weight, 4),
+            "threshold": said,
+            "left_out_stated": f"{len(kept)} of {len(calibrated)}",
+            "left_out_precision": round(sum(t[1] for t in kept) / len(kept), 3) if kept else None,
+        },
         "model": {
             "value": {n: round(w, 4) for n, w in fitted.value.items()},
             "value_weight": round(fitted.value_weight, 4),
@@ -238,7 +281,7 @@ def report(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], Any]:
             "threshold": cut,
         },
     }
-    return result, fitted
+    return result, (fitted, replace(scaled, threshold=said))
 
 
 def _read(path: Path) -> list[dict[str, Any]]:
@@ -258,7 +301,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--labels", action="store_true", help="refit from the stored labels")
     parser.add_argument("--data", type=Path, default=ROOT / "data")
-    parser.add_argument("--write", action="store_true", help="replace the weights in use")
+    parser.add_argument("--write", action="store_true", help="put the fit in use")
+    parser.add_argument(
+        "--calibrate", action="store_true", help="keep the weights in use, scaled, with a threshold"
+    )
     args = parser.parse_args()
     if args.labels:
         rows = _read(LABELS)
@@ -267,13 +313,20 @@ def main() -> None:
             os.environ["FSNB_CACHE_DIR"] = cache
             rows = label(args.data)
         _write(LABELS, rows)
-    result, _ = report(rows)
+    result, (_, scaled) = report(rows)
+    stored = json.loads(WEIGHTS.read_text(encoding="utf-8"))
     if args.write:
-        fitted = {
-            "about": "Fitted by bench/fit_offline.py from bench/data/offline_lead.csv.",
-            "models": {"lead": result["model"]},
+        stored["about"] = "Fitted by bench/fit_offline.py from bench/data/offline_lead.csv."
+        stored["models"]["lead"] = result["model"]
+    elif args.calibrate:
+        stored["models"]["lead"] = {
+            "value": dict(scaled.value),
+            "value_weight": round(scaled.value_weight, 4),
+            "weights": {n: round(w, 4) for n, w in scaled.weights.items()},
+            "threshold": scaled.threshold,
         }
-        WEIGHTS.write_text(json.dumps(fitted, indent=2) + "\n", encoding="utf-8")
+    if args.write or args.calibrate:
+        WEIGHTS.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=2))
 
 

@@ -34,7 +34,7 @@ def test_questions_are_well_formed(corpus: str):
     questions = _questions(corpus)
     assert len(questions) >= MINIMUM_QUESTIONS[corpus]
     levels = {q["level"] for q in questions}
-    assert levels <= {"single", "cross", "multi", "absent"} and "single" in levels
+    assert levels <= {"single", "cross", "multi", "aggregate", "absent"} and "single" in levels
     assert sum(q["level"] == "single" for q in questions) >= 4
     assert sum(q.get("expect") == "not_found" for q in questions) >= 3
     for q in questions:

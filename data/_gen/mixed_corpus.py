@@ -504,4 +504,4 @@ def _aggregates() -> list[Question]:
         ),
         ("mixed-17", "What is the total ARR of the customers whose contracts renew in 2024?"),
     ]
-    return [combined] + [{**absent(qid, text), "level": "aggregate"} for qid, text in unmatched]
+    return [combined] + [absent(qid, text) for qid, text in unmatched]
