@@ -8,7 +8,8 @@ import pytest
 from fsnb.documents.model import Document, PageSpan
 from fsnb.offline import Tuning
 from fsnb.offline.answer import Reading, extractive_answer
-from fsnb.offline.passages import analyze, features, quote_spans, score_unit
+from fsnb.offline.passages import analyze, features, score_unit
+from fsnb.offline.quotes import quote_spans
 from fsnb.offline.ranking import BM25, rank_documents, tokens
 from fsnb.offline.references import Target, find_references, resolve, similarity
 from fsnb.offline.units import units

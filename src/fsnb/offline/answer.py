@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
-from fsnb.offline.asked import absent_words, apart_phrases, asks_for_list
+from fsnb.offline.asked import SHOWN_WORDS, absent_words, apart_phrases, asks_for_list
 from fsnb.offline.lead import PARTS, Lead, first_line, overlaps
 from fsnb.offline.passages import (
     FEATURES,
@@ -20,18 +20,22 @@ from fsnb.offline.passages import (
     Question,
     Scored,
     kind_words,
-    quote_spans,
     score_unit,
     select,
 )
+from fsnb.offline.quotes import quote_spans
 from fsnb.offline.ranking import BM25, name_terms, tokens
-from fsnb.offline.statements import one_line, statement, unreferenced
+from fsnb.offline.statements import DIGIT_WEIGHT, one_line, statement, unreferenced
 from fsnb.offline.tuning import Tuning
 from fsnb.offline.units import Unit
 from fsnb.protocol import Action, CitedSource
 from fsnb.text.segments import Span, blocks, sentences
 
 NOTE = "_(offline extractive backend: quoted passages, no LLM)_"
+#: Candidates are ordered by reading, then position: a stride past any document's length.
+DOCUMENT_STRIDE = 10**7
+#: A group scores this share of its best item plus `group_share` of the others (hand-set).
+TOP_ITEM = 0.95
 
 
 @dataclass
@@ -68,7 +72,7 @@ def candidates(
                 question, unreferenced(piece), unit.context, stats.idf, tuning=tuning
             )
             if score > 0:
-                rank = order * 10**7 + unit.span.start
+                rank = order * DOCUMENT_STRIDE + unit.span.start
                 found = Scored(reading.path, unit.span, piece, score * factor, terms, kinds, rank)
                 scored[unit.span] = found
                 out.append(found)
@@ -76,11 +80,11 @@ def candidates(
             items = sorted((scored[p] for p in unit.parts if p in scored), key=lambda s: -s.score)
             if len(items) < 2 or not reading.shown(unit.span.start):
                 continue
-            score = 0.95 * items[0].score + tuning.group_share * sum(i.score for i in items[1:])
+            score = TOP_ITEM * items[0].score + tuning.group_share * sum(i.score for i in items[1:])
             terms = set().union(*(i.terms for i in items))
             kinds = set().union(*(i.kinds for i in items))
             piece = text[unit.span.start : unit.span.end]
-            rank = order * 10**7 + unit.span.start
+            rank = order * DOCUMENT_STRIDE + unit.span.start
             matching = tuple(sorted((i.span for i in items), key=lambda s: s.start))
             out.append(Scored(reading.path, unit.span, piece, score, terms, kinds, rank, matching))
     return out
@@ -322,7 +326,7 @@ def _cited(
 
     def weigh(text: str) -> float:
         numbers = len(re.findall(r"\d", text))
-        return sum(stats.idf(t) for t in question.unit_terms(text)) + 0.05 * numbers
+        return sum(stats.idf(t) for t in question.unit_terms(text)) + DIGIT_WEIGHT * numbers
 
     parts = []
     for unit in item.parts or (item.span,):
@@ -389,5 +393,5 @@ def _searched(question: Question, words: list[str]) -> list[str]:
 
 
 def _phrase(words: list[str]) -> str:
-    shown = list(dict.fromkeys(w.strip("'") for w in words))[:6]
+    shown = list(dict.fromkeys(w.strip("'") for w in words))[:SHOWN_WORDS]
     return ", ".join(f'"{w}"' for w in shown) if shown else "what it asks"

@@ -12,6 +12,8 @@ from fsnb.offline.english import zipf
 from fsnb.offline.passages import Question, kind_words
 from fsnb.offline.ranking import tokens
 
+#: Words of the question a "not found" answer names at most.
+SHOWN_WORDS = 6
 #: Words ending in "s" after "what" or "which" that are verbs ("what happens"), not the
 #: plural noun of a list asked for ("which patents").
 _VERBS_IN_S = (

@@ -23,6 +23,18 @@ import regex
 
 FLOOR = 3.0
 """The lowest Zipf frequency the shipped list holds; thresholds below it are refused."""
+#: Zipf = log10(frequency per word) + ZIPF_OFFSET: the frequency per billion words.
+ZIPF_OFFSET = 9
+#: Centibels per Zipf unit: wordfreq's list holds a word of Zipf z at 100 * (z - 9) cB.
+CB_PER_ZIPF = 100
+#: Zipf values and centibels are base-10 logarithms.
+LOG_BASE = 10
+#: The least frequency wordfreq's `zipf_frequency` reports (Zipf 0).
+MIN_FREQUENCY = 1e-9
+#: Significant digits wordfreq rounds a word's frequency to.
+SIGNIFICANT_DIGITS = 3
+#: Words whose Zipf value is remembered.
+_CACHED_WORDS = 4096
 
 #: wordfreq's ftfy.uncurl_quotes, applied to each token ("donʼt" -> "don't").
 _QUOTES = str.maketrans({**dict.fromkeys("\u02bc\u2018\u2019\u201a\u201b", "'"),
@@ -53,8 +65,9 @@ def _frequencies() -> dict[str, float]:
     for line in text.splitlines():
         if line and not line.startswith("#"):
             value, *words = line.split(" ")
-            centibels = round(900 - float(value) * 100)  # the bucket of wordfreq's list
-            freq = 10 ** (-centibels / 100)  # wordfreq.cB_to_freq
+            # the bucket of wordfreq's list
+            centibels = round(ZIPF_OFFSET * CB_PER_ZIPF - float(value) * CB_PER_ZIPF)
+            freq = LOG_BASE ** (-centibels / CB_PER_ZIPF)  # wordfreq.cB_to_freq
             table.update(dict.fromkeys(words, freq))
     return table
 
@@ -66,7 +79,7 @@ def tokens(word: str) -> list[str]:
     return [t.strip("'").casefold().translate(_QUOTES) for t in _token_re().findall(text)]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=_CACHED_WORDS)
 def zipf(word: str) -> float:
     """wordfreq's `zipf_frequency(word, "en")` where it is at least `FLOOR`; below it, some
     value below `FLOOR`. For words of letters and hyphens (no digits)."""
@@ -76,6 +89,6 @@ def zipf(word: str) -> float:
         return 0.0
     # wordfreq._word_frequency: 1/f = 1/f1 + 1/f2 + ..., at least the minimum that
     # zipf_frequency asks for (Zipf 0), rounded to 3 significant digits.
-    freq = max(1.0 / sum(1.0 / table[p] for p in parts), 1e-9)
-    freq = round(freq, math.floor(-math.log(freq, 10)) + 3)
-    return round(math.log(freq, 10) + 9, 2)
+    freq = max(1.0 / sum(1.0 / table[p] for p in parts), MIN_FREQUENCY)
+    freq = round(freq, math.floor(-math.log(freq, LOG_BASE)) + SIGNIFICANT_DIGITS)
+    return round(math.log(freq, LOG_BASE) + ZIPF_OFFSET, 2)

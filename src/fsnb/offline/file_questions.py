@@ -23,6 +23,12 @@ from fsnb.tools.payloads import Duplicates, Found
 
 #: Files an answer lists and cites at most.
 LISTED = 10
+#: Files a superlative answer ("the largest file") shows: the one asked for, then the next.
+SHOWN = 3
+#: Files asked for when the answer comes first in the search's order (largest, newest)...
+RANKED = 5
+#: ...and when it comes last (smallest, oldest): all of them.
+ALL_FILES = 100_000
 NOTE = "_(offline backend: answered from the file system, no LLM)_"
 
 _FILES = r"(?:files?|documents?)"
@@ -54,6 +60,8 @@ _SIZE = re.compile(
     r"smaller than|less than|under|below)\s+(\d+(?:\.\d+)?)\s*([kmgt]?i?b|bytes?)\b",
     re.IGNORECASE,
 )
+#: The group of `_SIZE` that holds the unit ("MB").
+_UNIT = 3
 _DUPLICATES = re.compile(
     rf"\b(?:duplicated?|identical)\s+{_FILES}|\b{_FILES}\b.*\bduplicat|\bduplicates\b",
     re.IGNORECASE,
@@ -153,7 +161,7 @@ def _ask(task: str) -> FileQuestion | None:
     size = _SIZE.search(task)
     if size and about_files:
         smaller = size.group(1).lower() in ("smaller than", "less than", "under", "below")
-        unit = size.group(3).upper().replace("I", "").replace("BYTES", "B").replace("BYTE", "B")
+        unit = size.group(_UNIT).upper().replace("I", "").replace("BYTES", "B").replace("BYTE", "B")
         limit = f"{'<' if smaller else '>'}{size.group(2)}{unit}"
         args = {"query": "*", "search_type": "metadata", "scope": scope, "size_range": limit}
         label = f"files {size.group(1).lower()} {size.group(2)} {unit}"
@@ -176,7 +184,7 @@ def _ask(task: str) -> FileQuestion | None:
     by = "size" if kind in ("largest", "smallest") else "modified"
     last = kind in ("smallest", "oldest")
     args = {"query": "*", "search_type": "metadata", "scope": scope, "sort_by": by}
-    return FileQuestion(kind, "find_files", args | {"max_results": 100_000 if last else 5})
+    return FileQuestion(kind, "find_files", args | {"max_results": ALL_FILES if last else RANKED})
 
 
 def size_evidence(size: int) -> str:
@@ -244,7 +252,7 @@ def _listing(question: FileQuestion, found: Found, citations: list[CitedSource])
     dated = question.kind in ("newest", "oldest", "dates")
     listing = question.kind in ("size", "dates")
     lines = [f"{found.total} {question.what}:"] if listing else []
-    for index, row in enumerate(rows[: LISTED if listing else 3]):
+    for index, row in enumerate(rows[: LISTED if listing else SHOWN]):
         fact = f"modified {row.modified}" if dated else f"{row.size:,} bytes"
         quote = f"modified: {row.modified}" if dated else size_evidence(row.size)
         mark = _cite(citations, row.path, quote)

@@ -37,9 +37,13 @@ ABBREVIATION = 3
 #: Letters and digits a code has at least ("W-2"), so "Q3" and "4B" are not codes.
 CODE_CHARS = 3
 
+#: `range(1, MONTH_END)`: the months' numbers, January to December.
+MONTH_END = 13
+#: Months in a quarter.
+QUARTER_MONTHS = 3
 MONTHS = {
     name.lower(): number
-    for number in range(1, 13)
+    for number in range(1, MONTH_END)
     for name in (calendar.month_name[number], calendar.month_abbr[number])
 }
 _MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b\.?"
@@ -47,6 +51,7 @@ _MONTH_RANGE = re.compile(
     rf"\b(?:from|between)\s+({_MONTH})\s+(?:to|through|until|and|-)\s+({_MONTH})", re.IGNORECASE
 )
 _MONTH_WORD = re.compile(rf"\b({_MONTH})", re.IGNORECASE)
+#: A quarter by its ordinal ("third quarter").
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _QUARTER = re.compile(
     r"\bQ([1-4])\b|\b(first|second|third|fourth)\s+quarter\b|\bquarter\s+([1-4])\b",
@@ -148,14 +153,16 @@ def periods(task: str) -> tuple[tuple[Named, ...], str]:
     for span in _MONTH_RANGE.finditer(task):
         first, last = (MONTHS[m.lower().rstrip(".")] for m in span.groups())
         months = (
-            range(first, last + 1) if first <= last else [*range(first, 13), *range(1, last + 1)]
+            range(first, last + 1)
+            if first <= last
+            else [*range(first, MONTH_END), *range(1, last + 1)]
         )
         found.append(Named(span.group(0), _month_pattern(tuple(months)), tuple(months)))
     rest = _MONTH_RANGE.sub(" ", task)
     for quarter in _QUARTER.finditer(rest):
         digit, word, number = quarter.groups()
         n = int(digit or number or _ORDINALS[word.lower()])
-        months = tuple(range(3 * n - 2, 3 * n + 1))
+        months = tuple(range(QUARTER_MONTHS * n - 2, QUARTER_MONTHS * n + 1))
         pattern = rf"\bq{n}\b|\b{[*_ORDINALS][n - 1]} quarter\b|{_month_pattern(months)}"
         found.append(Named(quarter.group(0), pattern, months))
     rest = _QUARTER.sub(" ", rest)

@@ -74,6 +74,24 @@ _ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
 _CONNECTOR = r"(?:(?:of|and|&|for|the|on)\s+)?"
 
 
+#: Words after which a question term's closeness to a value halves (hand-set).
+CLOSENESS_WORDS = 4
+#: What a question term after its value counts, at most (hand-set).
+AFTER_VALUE = 0.25
+#: A unit of fewer words than this is a fragment, which says little (hand-set)...
+SHORT_UNIT = 4
+#: ...and keeps this share of its score (hand-set).
+SHORT_SHARE = 0.7
+#: In the choice of passages, the gain of one that gives a new kind of value (hand-set)...
+NEW_KIND = 1.3
+#: ...the share kept by one that adds nothing new (hand-set)...
+NOTHING_NEW = 0.6
+#: ...and by one once this many come from its document (hand-set)...
+PER_DOCUMENT = 3
+#: ...this share (hand-set).
+CROWDED = 0.7
+
+
 @dataclass
 class Question:
     """What a question asks: its terms (stems) with weights, the kinds of value it wants,
@@ -261,11 +279,11 @@ def nearness(text: str, weights: Mapping[str, float], wants: frozenset[str], q: 
         for term in {forms.get(t) for t in tokens(match.group(0))} & weights.keys():
             for a, b in values:
                 if i < a:  # "the Purchase Price is $125,000,000": the term, then its value
-                    closeness = 1 / (1 + (a - i - 1) / 4)
+                    closeness = 1 / (1 + (a - i - 1) / CLOSENESS_WORDS)
                 elif i == b + 1:  # "1,500,000 shares"
                     closeness = 1.0
                 elif i > b:  # "$15,000,000 (12% of the Purchase Price)"
-                    closeness = 0.25 / (1 + (i - b - 1) / 4)
+                    closeness = AFTER_VALUE / (1 + (i - b - 1) / CLOSENESS_WORDS)
                 else:
                     continue
                 best[term] = max(best.get(term, 0.0), closeness)
@@ -337,8 +355,8 @@ def score_unit(
         score += tuning.rarest_bonus * weights[rarest]
     words = len(text.split())
     score /= 1 + words / tuning.damping_words
-    if words < 4:
-        score *= 0.7
+    if words < SHORT_UNIT:
+        score *= SHORT_SHARE
     return score, own | around, kinds
 
 
@@ -360,11 +378,11 @@ def select(candidates: list[Scored], *, tuning: Tuning) -> list[Scored]:
     per_doc: dict[str, int] = {}
 
     def gain(c: Scored) -> float:
-        factor = 1.3 if c.kinds - seen_kinds else 1.0
+        factor = NEW_KIND if c.kinds - seen_kinds else 1.0
         if not (c.terms - seen_terms or c.kinds - seen_kinds or values(c.text) - seen_values):
-            factor *= 0.6
-        if per_doc.get(c.path, 0) >= 3:
-            factor *= 0.7
+            factor *= NOTHING_NEW
+        if per_doc.get(c.path, 0) >= PER_DOCUMENT:
+            factor *= CROWDED
         return c.score * factor
 
     while pool and len(chosen) < tuning.max_statements:
@@ -393,62 +411,4 @@ def _overlap(a: set[str], b: set[str]) -> float:
     return len(a & b) / (min(len(a), len(b)) or 1)
 
 
-def quote_spans(text: str, span: Span, weigh: Callable[[str], float], max_chars: int) -> list[Span]:
-    """One or two pieces of `span` of at most `max_chars`, cut at word boundaries: the
-    whole unit when it fits, else two halves split at a clause boundary, else the best
-    window(s) by `weigh`."""
-    if span.end - span.start <= max_chars:
-        return [span]
-    piece = text[span.start : span.end]
-    words = [(span.start + m.start(), span.start + m.end()) for m in _WS.finditer(piece)]
-    if span.end - span.start <= 2 * max_chars:
-        halves = _halves(text, words, max_chars)
-        if halves:
-            return halves
-    windows = _windows(words, max_chars)
-    ranked = sorted(windows, key=lambda w: (-weigh(text[w[0] : w[1]]), w[0]))
-    first = ranked[0]
-    pieces = [first]
-    for other in ranked[1:]:
-        apart = other[1] <= first[0] or other[0] >= first[1]
-        if apart and weigh(text[other[0] : other[1]]) >= 0.6 * weigh(text[first[0] : first[1]]):
-            pieces.append(other)
-            break
-    return [Span(a, b, span.kind) for a, b in sorted(pieces)]
-
-
 _WS = re.compile(r"\S+")
-
-
-def _halves(text: str, words: list[tuple[int, int]], max_chars: int) -> list[Span]:
-    """Split at the clause boundary nearest the middle that leaves both halves short."""
-    start, end = words[0][0], words[-1][1]
-    best: tuple[float, int] | None = None
-    for i in range(len(words) - 1):
-        left_end, right_start = words[i][1], words[i + 1][0]
-        if left_end - start > max_chars or end - right_start > max_chars:
-            continue
-        mark = text[left_end - 1]
-        rank = {".": 0, ";": 0.3, ":": 1, ",": 1, ")": 1.5}.get(mark, 3)
-        if text[left_end - 2 : left_end - 1].isdigit() and text[right_start].isdigit():
-            rank = 3  # not inside a figure or a date ("December 31, 2024")
-        balance = abs((left_end - start) - (end - right_start)) / (end - start)
-        key = rank + balance
-        if best is None or key < best[0]:
-            best = (key, i)
-    if best is None:
-        return []
-    i = best[1]
-    return [Span(start, words[i][1]), Span(words[i + 1][0], end)]
-
-
-def _windows(words: list[tuple[int, int]], max_chars: int) -> list[tuple[int, int]]:
-    """Every run of whole words of at most `max_chars`, starting at each word."""
-    out = []
-    j = 0
-    for i in range(len(words)):
-        j = max(j, i)
-        while j + 1 < len(words) and words[j + 1][1] - words[i][0] <= max_chars:
-            j += 1
-        out.append((words[i][0], words[j][1]))
-    return out

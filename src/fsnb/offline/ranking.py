@@ -55,10 +55,18 @@ def sections(text: str, max_words: int) -> list[Span]:
     return out
 
 
+#: BM25's k1, how fast a term's count saturates: the usual default (Robertson & Zaragoza 2009).
+K1 = 1.2
+#: BM25's b, how much a unit's length normalizes its counts: the usual default (ibid.).
+B = 0.75
+#: BM25's IDF adds half a document to each count (Robertson-Sparck Jones smoothing).
+DF_SMOOTHING = 0.5
+
+
 class BM25:
     """Okapi BM25 over pre-tokenized units."""
 
-    def __init__(self, corpus: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75):
+    def __init__(self, corpus: Sequence[Sequence[str]], k1: float = K1, b: float = B):
         self.k1, self.b = k1, b
         self.counts = [Counter(unit) for unit in corpus]
         self.lengths = [len(unit) for unit in corpus]
@@ -71,7 +79,7 @@ class BM25:
     def idf(self, term: str) -> float:
         """Inverse document frequency (never negative); unseen terms get the highest."""
         df = self.df.get(term, 0)
-        return math.log(1 + (self.size - df + 0.5) / (df + 0.5))
+        return math.log(1 + (self.size - df + DF_SMOOTHING) / (df + DF_SMOOTHING))
 
     def score(self, query: Iterable[str], index: int, weights: dict[str, float] | None = None):
         """BM25 of unit `index` for the (deduplicated) query terms."""

@@ -103,6 +103,12 @@ def find_references(text: str) -> list[Reference]:
     return sorted(found, key=lambda r: r.start)
 
 
+#: A line of at most this many characters may be a heading.
+HEADING_CHARS = 80
+#: A line whose letters are at least this share capitals is a heading ('EXHIBIT C').
+CAPITALS = 0.9
+
+
 def _heads_a_line(text: str, start: int, kind: str) -> bool:
     """A label that opens a heading ('## EXHIBIT C - EARNOUT TERMS') names the part of the
     document that follows; it is not a reference to another document."""
@@ -115,8 +121,8 @@ def _heads_a_line(text: str, start: int, kind: str) -> bool:
     if before.strip("#"):
         return False
     letters = [c for c in line if c.isalpha()]
-    capitals = sum(c.isupper() for c in letters) >= 0.9 * len(letters)
-    return before.startswith("#") or (len(line) <= 80 and capitals)
+    capitals = sum(c.isupper() for c in letters) >= CAPITALS * len(letters)
+    return before.startswith("#") or (len(line) <= HEADING_CHARS and capitals)
 
 
 def _trim_title(title: str) -> str:
@@ -144,6 +150,11 @@ def _words(text: str) -> set[str]:
     return {stem(w) for w in found if w not in _NAME_STOPWORDS}
 
 
+#: The weight of the share of the name's words a title holds in `similarity`; the share
+#: of the title's words the name holds has the rest (hand-set).
+NAME_SHARE = 0.75
+
+
 def similarity(name: str, title: str) -> float:
     """How well a referenced name matches a title: mostly the share of the name's words
     the title holds, partly the share of the title's words the name holds; 0 when they
@@ -152,7 +163,7 @@ def similarity(name: str, title: str) -> float:
     shared = a & b
     if not shared - _GENERIC:
         return 0.0  # 'Escrow Agreement' is not 'Consulting Agreement'
-    return 0.75 * len(shared) / len(a) + 0.25 * len(shared) / len(b)
+    return NAME_SHARE * len(shared) / len(a) + (1 - NAME_SHARE) * len(shared) / len(b)
 
 
 def _label_pattern(label: str) -> re.Pattern[str]:
@@ -167,14 +178,22 @@ _DEFINING = re.compile(
 )
 
 
-def _label_strength(ref: Reference, target: Target, head_chars: int = 600) -> float:
+#: A label defined within this many characters of a document's start ('This memo
+#: constitutes Exhibit A', a heading at the start) names the document.
+HEAD_CHARS = 600
+#: `_label_strength` when a file's title names the label (a definition at the start
+#: gives 2, a heading inside 1).
+TITLE_STRENGTH = 3.0
+
+
+def _label_strength(ref: Reference, target: Target, head_chars: int = HEAD_CHARS) -> float:
     """3: the title names the label; 2: the opening lines define it ('This memo constitutes
     Exhibit A', or a heading at the start); 1: a heading inside the document starts with it.
     When the reference gives a title ('Exhibit B - Stock Valuation'), the label's line must
     not name a different one."""
     pattern = _label_pattern(ref.label)
     if pattern.search(target.title):
-        return 3.0 if _agrees(ref, target.title) else 0.0
+        return TITLE_STRENGTH if _agrees(ref, target.title) else 0.0
     strength = 0.0
     for match in pattern.finditer(target.text):
         line_start = target.text.rfind("\n", 0, match.start()) + 1
@@ -182,7 +201,7 @@ def _label_strength(ref: Reference, target: Target, head_chars: int = 600) -> fl
         line = target.text[line_start : len(target.text) if line_end < 0 else line_end]
         before = target.text[line_start : match.start()]
         at_start = not before.strip(" #*|>-")
-        heading = at_start and (line.lstrip().startswith("#") or len(line.strip()) <= 80)
+        heading = at_start and (line.lstrip().startswith("#") or len(line.strip()) <= HEADING_CHARS)
         if not _agrees(ref, line):
             continue
         if match.start() < head_chars and (heading or _DEFINING.search(before)):
@@ -190,6 +209,10 @@ def _label_strength(ref: Reference, target: Target, head_chars: int = 600) -> fl
         if heading:
             strength = 1.0
     return strength
+
+
+#: Similarity a label's line needs with the reference's title to agree with it (hand-set).
+AGREES = 0.34
 
 
 def _agrees(ref: Reference, line: str) -> bool:
@@ -202,7 +225,7 @@ def _agrees(ref: Reference, line: str) -> bool:
     rest = _label_pattern(ref.label).split(line, maxsplit=1)[-1]
     if not _words(rest) - {"to", "the"}:
         return True
-    return similarity(title, rest) >= 0.34
+    return similarity(title, rest) >= AGREES
 
 
 def resolve(

@@ -44,9 +44,14 @@ NEXT_LINES = 2
 LABEL_WORDS = 6
 #: Similarity (Jaccard of labels, title or file-name words) of two documents of one kind.
 SAME_TEMPLATE = 0.5
+#: A label word matches a question word it begins when it has this many letters ("comp").
+PREFIX_LETTERS = 3
+#: Where a unit of `_units` (offset, label, amount, quote) holds its quote.
+_QUOTE = 3
 
 #: The documents of one kind found for a corpus and question, kept for the run's next steps.
 _KINDS: dict[tuple[int, Same], tuple[Corpus, list[Value]]] = {}
+#: Entries `_KINDS` holds at most; the next one empties it first.
 _KEEP = 8
 _FUNCS = {"sum": ("SUM", "total"), "avg": ("AVG", "average"), "max": ("MAX", "largest"),
           "min": ("MIN", "smallest")}  # fmt: skip
@@ -148,7 +153,7 @@ def _units(text: str) -> Iterator[tuple[int, str, float | None, str]]:
 
 
 def _matches(stem: str, words: list[str]) -> float:
-    if any(w.startswith(stem) or (len(w) >= 3 and stem.startswith(w)) for w in words):
+    if any(w.startswith(stem) or (len(w) >= PREFIX_LETTERS and stem.startswith(w)) for w in words):
         return 1.0
     return SYNONYM if any(stem in g and g & set(words) for g in _SAME_VALUE) else 0.0
 
@@ -180,7 +185,7 @@ def read_value(path: str, doc: Document, same: Same) -> Value | None:
     for after in units[n + 1 : n + 1 + NEXT_LINES] if amount is None else ():
         if after[1] or after[2] is None:
             break  # the next label: this one has no value
-        amount, quote = after[2], doc.text[offset : after[0] + len(after[3])]
+        amount, quote = after[2], doc.text[offset : after[0] + len(after[_QUOTE])]
     quote = " ".join(quote.split())
     return Value(path, label, amount, quote, doc.page_at(offset), offset)
 

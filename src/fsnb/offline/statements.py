@@ -9,6 +9,10 @@ from fsnb.offline.references import find_references
 from fsnb.text.segments import Span, sentences
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
+#: What each digit adds to a piece's weight when a long passage is quoted in pieces (hand-set).
+DIGIT_WEIGHT = 0.05
+#: A table caption of at most this many words names the table in the scratchpad ("Rent Roll").
+CAPTION_WORDS = 3
 
 
 def one_line(said: str) -> str:

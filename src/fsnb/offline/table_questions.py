@@ -36,7 +36,7 @@ from fsnb.db.sql import ident, literal
 from fsnb.offline.corpus import Corpus
 from fsnb.offline.named import Aggregate, Named, Unmatched, aggregate_question, holds
 from fsnb.offline.ranking import path_words
-from fsnb.offline.statements import table_cells
+from fsnb.offline.statements import CAPTION_WORDS, table_cells
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
 from fsnb.text.words import stem, tokenize
 from fsnb.tools.payloads import Loaded, LoadedMany, Rows, TableInfo, Tables
@@ -201,7 +201,7 @@ def _load(corpus: Corpus, listed: Turn, table: TableInfo, tried: int) -> Action:
     ]
     paths = [source, *sorted(same)][:MAX_DOCUMENTS]
     caption = table.caption or ""
-    name = sanitize(caption) if caption and len(caption.split()) <= 3 else "extracted"
+    name = sanitize(caption) if caption and len(caption.split()) <= CAPTION_WORDS else "extracted"
     name += f"_{tried + 1}" if tried else ""
     if len(paths) == 1:
         reason = f"Load: table {table.index} of {source} into the scratchpad as {name}."
