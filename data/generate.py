@@ -8,6 +8,9 @@ Usage: ``python data/generate.py``. Output is deterministic (byte-identical on r
                                (Northwind Analytics acquires Bluefin Robotics)
 - ``data/statements/``        12 monthly credit-card statement PDFs (a year of spending); their
                                ground-truth transactions go to ``data/_truth/statements.csv``
+- ``data/household/``         a renter's household paperwork (tax forms from several payers,
+                               monthly bills, insurance, a lease, receipts, Downloads); a
+                               development corpus for aggregates and folder-scoped questions
 - ``data/personal/``          a home folder of paperwork (tax forms, receipts, statements,
                                contracts, Downloads); held out: never tuned on
 
@@ -25,6 +28,7 @@ DATA_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(DATA_DIR))
 
 from _gen import (  # noqa: E402
+    household_corpus,
     large_corpus,
     mixed_corpus,
     personal_corpus,
@@ -39,6 +43,7 @@ BUILDERS: tuple[Callable[[Path], CorpusResult], ...] = (
     large_corpus.build,
     mixed_corpus.build,
     statements_corpus.build,
+    household_corpus.build,
     personal_corpus.build,
 )
 
@@ -55,7 +60,10 @@ def _summary(result: CorpusResult, root: Path) -> str:
             f"  PDFs: {len(pdf_pages)}, pages: {sum(pdf_pages.values())} "
             f"(min {min(pdf_pages.values())}, max {max(pdf_pages.values())})"
         )
-    level_text = ", ".join(f"{lvl} {levels[lvl]}" for lvl in ("single", "cross", "multi", "absent"))
+    level_text = ", ".join(
+        f"{lvl} {levels[lvl]}"
+        for lvl in ("single", "cross", "multi", "aggregate", "files", "absent")
+    )
     lines.append(f"  questions: {len(result.questions)} ({level_text})")
     lines += [f"  {note}" for note in result.notes]
     return "\n".join(lines)

@@ -12,8 +12,11 @@ from conftest import DATA
 from fsnb.documents import parse
 from fsnb.tools import parse_file, read, scan_folder
 
-CORPORA = ["test_acquisition", "large_acquisition", "mixed"]
-MINIMUM_QUESTIONS = {"test_acquisition": 10, "large_acquisition": 12, "mixed": 8}
+CORPORA = ["test_acquisition", "large_acquisition", "mixed", "household"]
+MINIMUM_QUESTIONS = {"test_acquisition": 10, "large_acquisition": 12, "mixed": 8, "household": 20}
+#: Every level a question may have; a "files" question (the files of a folder) has no facts,
+#: only a computed answer (`answer.value`).
+LEVELS = {"single", "cross", "multi", "aggregate", "files", "absent"}
 
 
 def _questions(corpus: str) -> list[dict]:
@@ -34,13 +37,16 @@ def test_questions_are_well_formed(corpus: str):
     questions = _questions(corpus)
     assert len(questions) >= MINIMUM_QUESTIONS[corpus]
     levels = {q["level"] for q in questions}
-    assert levels <= {"single", "cross", "multi", "aggregate", "absent"} and "single" in levels
+    assert levels <= LEVELS and "single" in levels
     assert sum(q["level"] == "single" for q in questions) >= 4
     assert sum(q.get("expect") == "not_found" for q in questions) >= 3
     for q in questions:
         absent = q["level"] == "absent"
         assert absent == (q.get("expect") == "not_found"), q["id"]
-        assert bool(q["facts"]) != absent, q["id"]
+        if q["level"] == "files":
+            assert not q["facts"] and "value" in q["answer"], q["id"]
+        else:
+            assert bool(q["facts"]) != absent, q["id"]
         assert sorted({f["source"] for f in q["facts"]}) == sorted(q["sources"]), q["id"]
         for source in q["sources"]:
             assert (DATA / corpus / source).is_file(), source

@@ -330,3 +330,24 @@ def test_extractive_answer_cites_exact_quotes_and_dedupes():
         assert cited.quote in text and len(cited.quote) <= 300
         assert f"[{cited.id}]" in (action.answer or "")
     assert (action.answer or "").count("Sarah Chen") == 1
+
+
+def test_a_label_and_its_value_printed_alone_after_it_are_one_unit():
+    """A form's box as a PDF gives it: the label on one line, the amount alone (in a
+    larger font, so marked as a heading) on the next."""
+    from fsnb.offline.statements import statement
+
+    text = (
+        "## Lakemont Funds\n\n1a Total ordinary dividends\n\n## $864.55\n\n"
+        "1b Qualified dividends\n\n## $702.10\n"
+    )
+    found = units(text, tuning=TUNING)
+    pairs = [u for u in found if u.span.kind == "pair"]
+    assert [statement(text, u.span, u.span) for u in pairs] == [
+        "1a Total ordinary dividends: $864.55",
+        "1b Qualified dividends: $702.10",
+    ]
+    assert all(u.context == "Lakemont Funds" for u in found)  # an amount is no heading
+    # a sentence before an amount, or a label that holds a value, is not a label
+    assert not [u for u in units("The rent is due monthly.\n\n$2,150.00\n", tuning=TUNING)
+                if u.span.kind == "pair"]  # fmt: skip

@@ -139,3 +139,14 @@ def test_the_rules(question: str, kind: str, argument: tuple[str, str], folder: 
     found = file_question(question, str(folder), TOOLS)
     assert found is not None and found.kind == kind
     assert found.arguments[argument[0]] == argument[1]
+
+
+def test_which_files_of_a_folder_are_of_a_type(folder: Path):
+    found = file_question("Which files in finance are spreadsheets?", str(folder), TOOLS)
+    assert found is not None and found.kind == "types"
+    assert found.arguments["file_types"] == "xlsx,xls,csv"
+    result = _explore("Which files in finance are spreadsheets?", folder)
+    assert "finance/model.xlsx" in result.answer
+    assert _paths(result) == ["finance/model.xlsx"]
+    for question in ("Which document is the lease?", "Which files mention the escrow?"):
+        assert file_question(question, str(folder), TOOLS) is None

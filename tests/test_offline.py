@@ -345,3 +345,21 @@ def test_offline_exploration_uses_the_index_when_it_is_current(tmp_path: Path):
         "Who is the CTO?", folder=DATA / "large_acquisition", llm="offline", db=db, use_index=False
     )
     assert "semantic_search" not in [s["tool"] for s in plain.steps()]
+
+
+def test_a_document_is_named_by_its_folder_and_title(tmp_path: Path):
+    """ "My receipt from Alder Street Hardware": the word "receipt" is in no document's
+    text, only in the folder's name; the store's name is the receipt's title."""
+    receipts = tmp_path / "home" / "Receipts"
+    receipts.mkdir(parents=True)
+    (receipts / "2024-03-02.txt").write_text(
+        "ALDER STREET HARDWARE\nDate: 03/02/2024\nSubtotal: $84.43\nTax: $3.00\nTotal: $87.43\n"
+    )
+    (receipts / "2024-04-11.txt").write_text(
+        "GREENWAY GARDEN CENTER\nDate: 04/11/2024\nSubtotal: $61.99\nTax: $3.00\nTotal: $64.99\n"
+    )
+    result = _explore(
+        "What was the total on my receipt from Alder Street Hardware?", tmp_path / "home"
+    )
+    assert "$87.43" in result.answer.splitlines()[0]
+    assert "$64.99" not in result.answer

@@ -219,3 +219,30 @@ def test_a_question_about_one_document_is_read_as_usual(forms, tmp_path):
         (forms / name).unlink()
     alone = _explore(INCOME, forms, tmp_path / "j.duckdb")
     assert "create_table" not in _tools(alone)
+
+
+def test_a_value_printed_large_on_the_line_after_its_label_is_read():
+    income = sameness_question("What was my total interest income for 2024 across all banks?")
+    assert income is not None
+    text = "## Harbor Savings Bank\n\n# Form 1099-INT\n\n1 Interest income\n\n## $1,146.90\n"
+    got = read_value("h.pdf", _document("h.pdf", text, "Harbor Savings Bank"), income)
+    assert got is not None and (got.label, got.amount) == ("Interest income", 1146.9)
+
+
+def test_what_you_pay_on_a_bill_named_only_by_its_subject_is_the_amount_due():
+    water = sameness_question("How much did I pay for water across all my 2024 water bills?")
+    assert water is not None and water.fallback == ("due",)
+    text = (
+        "Water & Sewer\n\nWater charge | $42.20\nSewer charge | $22.00\nTotal amount due | $64.20\n"
+    )
+    got = read_value("Water/q1.pdf", _document("Water/q1.pdf", text, "Water & Sewer"), water)
+    assert got is not None and (got.label, got.amount) == ("Total amount due", 64.2)
+
+
+def test_documents_that_never_name_the_payer_asked_about_are_not_of_the_kind(forms, tmp_path):
+    asked = "What was my total 1099-NEC income for 2024, across all Redstone Bank clients?"
+    same = sameness_question(asked)
+    assert same is not None and len(same.names) == 2  # the form's code and the payer
+    result = _explore(asked, forms, tmp_path / "r.duckdb")
+    assert "query_data" not in [s["tool"] for s in result.steps()]
+    assert "23,750.50" not in result.answer

@@ -285,3 +285,18 @@ def test_a_table_without_the_named_rows_passes_to_the_next(leases, tmp_path):
         "**$1,675,500.00** is the total of annual_base_rent over 3 rows"
     )
     _verified(result)
+
+
+def test_an_extreme_is_not_taken_over_a_table_whose_files_lack_the_words(tmp_path: Path):
+    """ "The highest electricity bill": "electricity" is only in the lease, so the largest
+    number of one bill's table (812 kWh) is not the answer."""
+    import shutil
+
+    from conftest import DATA
+
+    root = tmp_path / "home"
+    (root / "Bills").mkdir(parents=True)
+    shutil.copy(DATA / "household" / "Bills" / "Electric" / "2024-01.pdf", root / "Bills")
+    (root / "lease.md").write_text("# Lease\n\nThe Tenant pays for electricity and water.\n")
+    result = _explore("What was the highest electricity bill in 2024?", root, tmp_path / "d.db")
+    assert "812" not in result.answer

@@ -24,7 +24,7 @@ from fsnb.offline.passages import (
     select,
 )
 from fsnb.offline.quotes import quote_spans
-from fsnb.offline.ranking import BM25, name_terms, tokens
+from fsnb.offline.ranking import BM25, document_terms, tokens
 from fsnb.offline.statements import DIGIT_WEIGHT, one_line, statement, unreferenced
 from fsnb.offline.tuning import Tuning
 from fsnb.offline.units import Unit
@@ -105,7 +105,8 @@ def extractive_answer(
     chosen = select(pool, tuning=tuning)
     documents = {r.path: r.document for r in readings}
     texts = [r.document.text for r in readings]
-    names = {r.path: name_terms(r.path) for r in readings}  # "the receipt": receipt_4.pdf
+    # "the receipt": Receipts/4.pdf; "Cedar Valley Credit Union": the title over a form
+    names = {r.path: document_terms(r.path, r.document.title) for r in readings}
     named = set().union(*names.values())
     unsaid = absent_words(question, stats.df, tuning.rare_word, named) or (
         apart_phrases(question, texts, tuning.phrase_window) if chosen else []

@@ -9,6 +9,7 @@ the folder are left out of the question's terms.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from fsnb.documents import Document
@@ -20,6 +21,7 @@ from fsnb.offline.scope import folders_of, named_folder
 from fsnb.offline.tuning import Tuning
 from fsnb.offline.units import Unit, units
 from fsnb.protocol import Documents
+from fsnb.text.words import stem, tokenize
 
 
 @dataclass
@@ -45,6 +47,13 @@ class Corpus:
 
     def rank(self, path: str) -> Ranked | None:
         return next((r for r in self.ranking if r.path == path), None)
+
+    def own(self, paths: Sequence[str], words: Sequence[str]) -> bool:
+        """Whether the documents at `paths` hold each of `words` (by stem): a question's
+        words that only another document uses ("electricity" in a lease) say nothing of
+        a table read from these."""
+        held = {t for p in paths if p in self.docs for t in tokenize(self.docs[p].text)}
+        return all(stem(w) in held for w in words)
 
     def standing(self, path: str) -> float:
         """How the document ranks: its score over the best document's (0 to 1)."""

@@ -55,6 +55,19 @@ _COUNT = re.compile(
     r"under|inside|within|there)\b|\s*\?|\s*$)",
     re.IGNORECASE,
 )
+#: "Which files in Downloads are spreadsheets?", "Which files are PDFs?": a file type asked
+#: of the files (group 1).
+_WHICH_ARE = re.compile(
+    rf"\b(?:which|what)\s+{_FILES}\b[^?]*?\b(?:are|is)\s+(?:an?\s+)?([\w.]+?)(?:e?s)?\s*\??\s*$",
+    re.IGNORECASE,
+)
+#: "Which spreadsheets are in Downloads?", "List the PDF files under Taxes": the type before
+#: the files (group 1, or group 2 named alone: "spreadsheets").
+_WHICH_TYPE = re.compile(
+    rf"\b(?:which|what|list(?:\s+all)?(?:\s+the)?)\s+(?:(?:([\w.]+)\s+{_FILES})|([a-z]+?)s)\b"
+    r"(?=\s+(?:are|is|do|does|in|under|inside|within)\b|\s*\?|\s*$)",
+    re.IGNORECASE,
+)
 _SIZE = re.compile(
     r"\b(over|above|larger than|bigger than|more than|greater than|exceeding|at least|"
     r"smaller than|less than|under|below)\s+(\d+(?:\.\d+)?)\s*([kmgt]?i?b|bytes?)\b",
@@ -82,7 +95,7 @@ class FileQuestion:
     """What a question about the files asks (`kind`), the call that answers it, and how
     the answer names the files ("PDF files under contracts")."""
 
-    kind: str  # largest, smallest, newest, oldest, count, size, dates, duplicates
+    kind: str  # largest, smallest, newest, oldest, count, size, dates, types, duplicates
     tool: str
     arguments: dict[str, Any] = field(default_factory=dict)
     what: str = "files"
@@ -158,6 +171,11 @@ def _ask(task: str) -> FileQuestion | None:
         label = f"{word} files" if types else "files"
         args |= {"file_types": types} if types else {}
         return FileQuestion("count", "find_files", args, label)
+    typed = _WHICH_ARE.search(task) or _WHICH_TYPE.search(task)
+    word = next((w for w in (typed.groups() if typed else ()) if w), None)
+    if typed and (types := _extensions(word)):
+        args = {"query": "*", "search_type": "metadata", "scope": scope, "file_types": types}
+        return FileQuestion("types", "find_files", args | {"max_results": LISTED}, f"{word} files")
     size = _SIZE.search(task)
     if size and about_files:
         smaller = size.group(1).lower() in ("smaller than", "less than", "under", "below")
@@ -250,7 +268,7 @@ def _listing(question: FileQuestion, found: Found, citations: list[CitedSource])
     if question.kind in ("smallest", "oldest"):
         rows = rows[::-1]
     dated = question.kind in ("newest", "oldest", "dates")
-    listing = question.kind in ("size", "dates")
+    listing = question.kind in ("size", "dates", "types")
     lines = [f"{found.total} {question.what}:"] if listing else []
     for index, row in enumerate(rows[: LISTED if listing else SHOWN]):
         fact = f"modified {row.modified}" if dated else f"{row.size:,} bytes"

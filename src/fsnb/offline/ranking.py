@@ -157,3 +157,10 @@ def path_words(path: str) -> str:
 def name_terms(path: str) -> set[str]:
     """The terms of a file's name, without its folders and suffix."""
     return set(tokens(re.sub(r"[\W_]+", " ", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])))
+
+
+def document_terms(path: str, title: str) -> set[str]:
+    """The terms that name a document as a whole: its file's name, its folders' names
+    ("Receipts/..."), its title ("Cedar Valley Credit Union" over a form)."""
+    folders = path.rsplit("/", 1)[0] if "/" in path else ""
+    return name_terms(path) | set(tokens(f"{folders} {title}"))

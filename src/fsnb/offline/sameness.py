@@ -22,6 +22,7 @@ from fsnb.db.columns import sanitize
 from fsnb.db.sql import ident
 from fsnb.documents import Document
 from fsnb.offline.corpus import Corpus
+from fsnb.offline.named import names, periods
 from fsnb.offline.progress import read_so_far
 from fsnb.offline.ranking import QUESTION_WORDS, path_words
 from fsnb.offline.table_questions import _cite, _money, _rows, _symbol, aggregate_question
@@ -78,6 +79,9 @@ _SAME_VALUE = [
 ]
 #: Verbs of a question that name the value only when nothing else does ("how much did I pay").
 _VERBS = set(tokenize("pay paid spend spent earn earned receive received charge charged owe"))
+#: What a verb of the question names on a bill or a form when the documents' own words are
+#: all the question says of the value ("how much did I pay for water": the amount due).
+_VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed"), ("due",))
 #: Words that say how to aggregate, not which value.
 _NOT_LABEL = set(tokenize("total sum summed average mean combined altogether overall amount"))
 _NOT_LABEL |= set(tokenize("value figure highest largest lowest smallest maximum minimum"))
@@ -90,6 +94,11 @@ class Same:
     func: str
     words: tuple[str, ...]
     years: tuple[int, ...]
+    #: Label words its verb names, for when `words` only name the documents.
+    fallback: tuple[str, ...] = ()
+    #: Names and codes the question gives ("Redstone Bank", "1099-NEC"): lower-case
+    #: patterns each document of the kind must hold.
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,9 +123,12 @@ def sameness_question(task: str) -> Same | None:
     asked = task[: over[0].start()] + " " + task[over[-1].end() + len(kind) :]
     skip = QUESTION_WORDS | _NOT_LABEL
     words = [w for w in tokenize(_YEAR.sub(" ", asked)) if w not in skip and w[0].isalpha()]
+    verbs = [w for w in words if w in _VERBS]
     words = [w for w in words if w not in _VERBS] or words  # "how much interest did I pay"
     years = tuple(sorted({int(y) for y in _YEAR.findall(task)}))
-    return Same(func, tuple(dict.fromkeys(words)), years) if words else None
+    fallback = tuple(dict.fromkeys(x for v in verbs for x in _VERB_LABELS.get(v, ())))
+    given = tuple(n.pattern for n in names(periods(task)[1]))
+    return Same(func, tuple(dict.fromkeys(words)), years, fallback, given) if words else None
 
 
 def _amount(match: re.Match[str]) -> float | None:
@@ -131,7 +143,7 @@ def _amount(match: re.Match[str]) -> float | None:
 def _label(before: str) -> tuple[int, str]:
     """The label an amount follows (where it starts in `before`, its words): the text after
     the last separator before the amount."""
-    trimmed = before.rstrip(" |:;*_-\t")
+    trimmed = before.rstrip(" |:;*_-\t#")  # "## $318.27": a value printed large
     cut = max((m.end() for m in _SEPARATOR.finditer(trimmed)), default=0)
     text = trimmed[cut:]
     return cut + len(text) - len(text.lstrip()), " ".join(text.split())
@@ -170,7 +182,7 @@ def read_value(path: str, doc: Document, same: Same) -> Value | None:
     """The amount of the label that best names what `same` asks (None when that label has
     none, on its line or standing alone on the next), or None without such a label."""
     naming = set(tokenize(f"{doc.title} {path_words(path)}"))
-    words = tuple(w for w in same.words if w not in naming) or same.words
+    words = tuple(w for w in same.words if w not in naming) or same.fallback or same.words
     units = list(_units(doc.text))
     title = set(tokenize(doc.title))  # a heading that repeats the title labels nothing
     scores = [
@@ -198,13 +210,24 @@ def _similar(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
+def _holds_names(path: str, doc: Document, same: Same) -> bool:
+    """Whether a document (its text or path) holds every name the question gives: "across
+    all Redstone Bank accounts" is about no document that never names Redstone Bank."""
+    text = f"{path} {doc.text}".lower()
+    return all(re.search(pattern, text) for pattern in same.names)
+
+
 def same_kind(corpus: Corpus, same: Same) -> list[Value]:
     """The documents that print the label and share a template (their words, title or file
     name) with the most others, each with its value; [] when there is no such kind."""
     known = _KINDS.get((id(corpus), same))
     if known and known[0] is corpus:
         return known[1]
-    values = {p: v for p, d in corpus.docs.items() if (v := read_value(p, d, same))}
+    values = {
+        p: v
+        for p, d in corpus.docs.items()
+        if _holds_names(p, d, same) and (v := read_value(p, d, same))
+    }
     if same.years:  # leave out documents of other years
         asked = {str(y) for y in same.years}
         for path in list(values):

@@ -47,6 +47,9 @@ def statement(text: str, piece: Span, unit: Span) -> str:
             raw = "; ".join(f"{n}: {c}" if n else c for n, c in zip(names, cells, strict=True))
         else:
             raw = " · ".join(c for c in cells if c)
+    elif unit.kind == "pair":  # a label and the value printed alone after it
+        lines = (re.sub(r"^\s*#+\s*", "", line).strip() for line in raw.splitlines())
+        raw = ": ".join(line for line in lines if line)
     raw = re.sub(r"^\s*(?:#+|[-*•▪–])\s+", "", raw)
     raw = _MARKER.sub(r"(\1)", raw)
     return " ".join(raw.split())

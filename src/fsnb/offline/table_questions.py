@@ -114,8 +114,8 @@ def _computed(
     found = {str(r["word"]) for r in matched}
     if plan.things and not found & {t.label for t in plan.things}:
         return None, True  # none of the names the question gives is in the table
-    # an extreme over all rows is well defined when the words are the documents' own
-    known = ask.func in ("max", "min") and all(corpus.stats.df.get(stem(w)) for w in plan.words)
+    # an extreme over all rows is well defined when the words are those of the tables' files
+    known = ask.func in ("max", "min") and corpus.own(loaded.outcome.payload.read, plan.words)
     if plan.words and not matched and not (plan.about or known):
         return None, True  # the question names neither rows nor the table
     plan = plan.filtered(matched)

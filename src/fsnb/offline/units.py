@@ -14,6 +14,13 @@ from fsnb.offline.tuning import Tuning
 from fsnb.text.segments import Span, blocks, sentences
 
 _RULE_AFTER = re.compile(r"[ \t]*\n[ \t]*\|?[ \t]*:?-{3,}")
+#: A block that is one value alone: an amount, a number or a percentage, perhaps marked as a
+#: heading ("## $864.55": a form's box printed in a larger font).
+_VALUE_ALONE = re.compile(r"#*\s*[-+(]?[$£€¥]?\s?\d[\d,]*(?:\.\d+)?\s?%?\)?")
+#: A label line names a value printed on the line after it: at most this many words...
+LABEL_WORDS = 10
+#: ...with no digit group beyond a leading box number ("1a Total ordinary dividends").
+_LABEL = re.compile(r"(?:\d{1,2}[a-z]?\s+)?[^\d]+")
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,13 @@ def units(text: str, *, tuning: Tuning) -> list[Unit]:
         piece = text[block.start : block.end]
         if block.kind not in ("item", "row") or block.kind != (previous and previous.kind):
             flush()
-        if block.kind == "heading":
+        alone = bool(_VALUE_ALONE.fullmatch(piece.strip()))
+        label = previous if previous is not None and previous.kind in ("text", "heading") else None
+        if alone and label is not None and _labels(text[label.start : label.end]):
+            out.append(Unit(Span(label.start, block.end, "pair"), heading))
+        if alone and block.kind == "heading":
+            pass  # a value printed large is not a heading over what follows
+        elif block.kind == "heading":
             heading = piece.lstrip("#").strip()
         elif block.kind == "row":
             if _RULE_AFTER.match(text, block.end):
@@ -68,3 +81,15 @@ def units(text: str, *, tuning: Tuning) -> list[Unit]:
         previous = block
     flush()
     return out
+
+
+def _labels(piece: str) -> bool:
+    """Whether a block reads as the label of a value printed alone after it (a form's box:
+    "1a Total ordinary dividends", then "$864.55"): a few words, no value of its own, no
+    full stop."""
+    piece = piece.strip().lstrip("#").strip()
+    return (
+        0 < len(piece.split()) <= LABEL_WORDS
+        and bool(_LABEL.fullmatch(piece))
+        and not piece.endswith((".", "|"))
+    )
