@@ -78,6 +78,8 @@ def test_stop_ends_the_watcher(watched: Watch):
     watched.stop()
     assert not watched.running
     assert "stopped" in repr(watched)
+    watched.stop()  # again: nothing left to stop, no error (the fixture stops it once more)
+    assert not watched.running
 
 
 def test_catch_up_indexes_what_changed_before_the_watch(index: Index, docs: Path):

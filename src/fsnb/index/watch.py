@@ -135,11 +135,13 @@ class Watch:
         return self._thread.is_alive() and not self._stopping
 
     def stop(self, timeout: float | None = 30.0) -> None:
-        """Stop watching; a re-index under way is left to finish (up to `timeout` s)."""
+        """Stop watching; a re-index under way is left to finish (up to `timeout` s).
+        Stopping again only waits: watchdog's observer must be stopped once."""
         with self._wake:
-            self._stopping = True
+            again, self._stopping = self._stopping, True
             self._wake.notify_all()
-        self._observer.stop()
+        if not again:
+            self._observer.stop()
         self._observer.join(timeout)
         self._thread.join(timeout)
 
