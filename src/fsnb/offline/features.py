@@ -91,7 +91,7 @@ class Part:
         self.earlier = {t: weights[t] for t in earlier - own}
         counted = set(tokens(" ".join(_COUNTED.findall(asked.text)))) & own
         self.counted = dict.fromkeys(counted, 1.0)  # each counted noun weighs the same
-        self.focus = dict.fromkeys(counted, 1.0) if counted else self.topic
+        self.focus = self.counted or self.topic
         self.strong = asked.wants - WEAK_KINDS | (_COUNT if counted else set())
 
     def gives(self, text: str) -> set[str]:

@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from fsnb.db.columns import sanitize
 from fsnb.db.sql import ident
@@ -25,7 +25,7 @@ from fsnb.offline.corpus import Corpus
 from fsnb.offline.named import names, periods
 from fsnb.offline.progress import read_so_far
 from fsnb.offline.ranking import QUESTION_WORDS, path_words
-from fsnb.offline.table_questions import _cite, _money, _rows, _symbol, aggregate_question
+from fsnb.offline.table_questions import aggregate_question, cite, currency, money, rows_of
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
 from fsnb.text.words import tokenize
 from fsnb.tools.reading import PAGE_CHARS
@@ -47,8 +47,6 @@ LABEL_WORDS = 6
 SAME_TEMPLATE = 0.5
 #: A label word matches a question word it begins when it has this many letters ("comp").
 PREFIX_LETTERS = 3
-#: Where a unit of `_units` (offset, label, amount, quote) holds its quote.
-_QUOTE = 3
 
 #: The documents of one kind found for a corpus and question, kept for the run's next steps.
 _KINDS: dict[tuple[int, Same], tuple[Corpus, list[Value]]] = {}
@@ -149,19 +147,30 @@ def _label(before: str) -> tuple[int, str]:
     return cut + len(text) - len(text.lstrip()), " ".join(text.split())
 
 
-def _units(text: str) -> Iterator[tuple[int, str, float | None, str]]:
-    """Each amount with its label (offset, label, amount, quote), and each line's label
-    after its last amount, which has none."""
+class Labelled(NamedTuple):
+    """An amount with the label before it (`amount` None: a label with no amount after it)."""
+
+    offset: int
+    label: str
+    amount: float | None
+    quote: str
+
+
+def _units(text: str) -> Iterator[Labelled]:
+    """Each amount with its label, and each line's label after its last amount, which has
+    none."""
     for line in re.finditer(r"[^\n]*\S[^\n]*", text):
         at, shown = 0, line.group(0)
         for m in _MONEY.finditer(shown):
             if (amount := _amount(m)) is not None:
                 begin, label = _label(shown[at : m.start()])
-                yield line.start() + at + begin, label, amount, shown[at + begin : m.end()]
+                yield Labelled(
+                    line.start() + at + begin, label, amount, shown[at + begin : m.end()]
+                )
                 at = m.end()
         begin, label = _label(shown[at:])
         if label:
-            yield line.start() + at + begin, label, None, label
+            yield Labelled(line.start() + at + begin, label, None, label)
 
 
 def _matches(stem: str, words: list[str]) -> float:
@@ -186,18 +195,22 @@ def read_value(path: str, doc: Document, same: Same) -> Value | None:
     units = list(_units(doc.text))
     title = set(tokenize(doc.title))  # a heading that repeats the title labels nothing
     scores = [
-        0.0 if u[2] is None and set(tokenize(u[1])) == title else _score(u[1], words, naming)
+        0.0
+        if u.amount is None and set(tokenize(u.label)) == title
+        else _score(u.label, words, naming)
         for u in units
     ]
     # the best label; of equals, one with a value, then the first
-    n = max(range(len(units)), key=lambda i: (scores[i], units[i][2] is not None, -i), default=0)
+    n = max(
+        range(len(units)), key=lambda i: (scores[i], units[i].amount is not None, -i), default=0
+    )
     if not units or scores[n] <= 0:
         return None
     offset, label, amount, quote = units[n]
     for after in units[n + 1 : n + 1 + NEXT_LINES] if amount is None else ():
-        if after[1] or after[2] is None:
+        if after.label or after.amount is None:
             break  # the next label: this one has no value
-        amount, quote = after[2], doc.text[offset : after[0] + len(after[_QUOTE])]
+        amount, quote = after.amount, doc.text[offset : after.offset + len(after.quote)]
     quote = " ".join(quote.split())
     return Value(path, label, amount, quote, doc.page_at(offset), offset)
 
@@ -308,12 +321,12 @@ def sameness_step(conversation: Conversation, corpus: Corpus) -> Action | None:
 
 def _answer(same: Same, values: list[Value], query: Turn) -> Action | None:
     """The figure, each value quoted and cited, and the documents without one."""
-    rows = _rows(query)
+    rows = rows_of(query)
     if not rows:
         return None
     name = _FUNCS[same.func][1]
-    label, symbol = values[0].label, _symbol(v.quote for v in values)
-    figure = _money(rows[0].get(name), symbol)
+    label, symbol = values[0].label, currency(v.quote for v in values)
+    figure = money(rows[0].get(name), symbol)
     read = [r for r in rows if r.get("value") is not None]
     missing = [str(r["source_file"]) for r in rows if r.get("value") is None]
     over = f"the {len(rows)} documents of this kind"
@@ -329,7 +342,7 @@ def _answer(same: Same, values: list[Value], query: Turn) -> Action | None:
     lines = [first, "\nThe values that went in:"]
     for row in rows:
         path, quote = str(row["source_file"]), str(row["quote"])
-        mark = _cite(citations, path, row.get("page"), quote)
+        mark = cite(citations, path, row.get("page"), quote)
         said = " (no value read)" if row.get("value") is None else ""
         lines.append(f"- {path}{said}: {quote} {mark}")
     sql = query.action.arguments().get("sql", "")

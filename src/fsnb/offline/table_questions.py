@@ -110,7 +110,7 @@ def _computed(
     if matching and not queries:
         reason = "Match: find the values of the table's text columns that the question names."
         return Action.call("query_data", reason, sql=plan.match_sql()), False
-    matched = _rows(queries[0]) if matching else []
+    matched = rows_of(queries[0]) if matching else []
     found = {str(r["word"]) for r in matched}
     if plan.things and not found & {t.label for t in plan.things}:
         return None, True  # none of the names the question gives is in the table
@@ -123,7 +123,7 @@ def _computed(
     if not done:
         reason = f"Compute: the {_WORDS[ask.func]} in SQL over the rows the question asks about."
         return Action.call("query_data", reason, sql=plan.aggregate_sql()), False
-    figures = _rows(done[0])
+    figures = rows_of(done[0])
     counted = _count(plan, figures)
     missing = plan.unmatched(found, figures[0] if figures and counted else None)
     if counted == 0 and plan.named:
@@ -139,7 +139,7 @@ def _computed(
 _WORDS = {"sum": "total", "count": "count", "avg": "average", "max": "maximum", "min": "minimum"}
 
 
-def _rows(turn: Turn) -> list[dict[str, Any]]:
+def rows_of(turn: Turn) -> list[dict[str, Any]]:
     """A query step's result rows as dicts (its outcome's payload)."""
     found = turn.outcome.payload if turn.outcome else None
     return found.records() if isinstance(found, Rows) else []
@@ -396,19 +396,19 @@ def answer(plan: Plan, figures: Turn, rows: Turn, corpus: Corpus, missing: Unmat
     the SQL; only a partial figure, after what was not found, when the rows lack a name or a
     period the question gives (`missing`)."""
     citations: list[CitedSource] = []
-    listed = _rows(rows)
+    listed = rows_of(rows)
     quotes = [_quote(corpus, row, plan) for row in listed]
-    symbol = _symbol(q for q, _ in quotes)
+    symbol = currency(q for q, _ in quotes)
     sql = _sql(figures)
-    result = _rows(figures)[0]
+    result = rows_of(figures)[0]
     scope = plan.described()
     where = f" where {scope}" if scope else ""
     func = plan.ask.func
     if func in ("max", "min"):
-        value = _money(result.get(plan.measure or ""), symbol)
+        value = money(result.get(plan.measure or ""), symbol)
         word = "largest" if func == "max" else "smallest"
         quote, page = _quote(corpus, result, plan)
-        mark = _cite(citations, str(result.get("source_file")), page, quote)
+        mark = cite(citations, str(result.get("source_file")), page, quote)
         lines = [
             f"The {word} {plan.measure} in {plan.table}{where} is **{value}**: {quote} {mark}."
         ]
@@ -417,7 +417,7 @@ def answer(plan: Plan, figures: Turn, rows: Turn, corpus: Corpus, missing: Unmat
         if func == "count":
             lines = [f"**{total:,}** rows of {plan.table}{where}."]
         else:
-            value = _money(result.get("total" if func == "sum" else "average"), symbol)
+            value = money(result.get("total" if func == "sum" else "average"), symbol)
             what = "total" if func == "sum" else "average"
             over = f"{plan.measure} over {total:,} rows of {plan.table}{where}"
             lines = [f"**{value}** is the {what} of {over}."]
@@ -427,7 +427,7 @@ def answer(plan: Plan, figures: Turn, rows: Turn, corpus: Corpus, missing: Unmat
             f"\nThe rows that went in ({shown}, from {files} document{'s' * (files != 1)}):"
         )
         for row, (quote, page) in zip(listed, quotes, strict=True):
-            lines.append(f"- {quote} {_cite(citations, str(row.get('source_file')), page, quote)}")
+            lines.append(f"- {quote} {cite(citations, str(row.get('source_file')), page, quote)}")
     if missing:  # the figure is over the rows that hold what was found, not the answer
         lines[:1] = [missing.line(plan.table), missing.partial(lines[0])]
     lines.append(f"\nComputed with:\n\n```sql\n{sql}\n```")
@@ -440,7 +440,7 @@ def _sql(turn: Turn) -> str:
     return found.sql if isinstance(found, Rows) else ""
 
 
-def _cite(citations: list[CitedSource], path: str, page: int | None, quote: str) -> str:
+def cite(citations: list[CitedSource], path: str, page: int | None, quote: str) -> str:
     for known in citations:
         if known.path == path and known.quote == quote:
             return f"[{known.id}]"
@@ -477,7 +477,7 @@ def _printed(number: float, line: str) -> bool:
     return any(re.search(rf"(?<![\d.]){re.escape(f)}(?![\d])", line) for f in forms)
 
 
-def _symbol(quotes: Any) -> str:
+def currency(quotes: Any) -> str:
     """The currency symbol the quoted rows print their amounts with, if any."""
     for quote in quotes:
         if found := _CURRENCY.search(quote):
@@ -485,7 +485,7 @@ def _symbol(quotes: Any) -> str:
     return ""
 
 
-def _money(value: Any, symbol: str) -> str:
+def money(value: Any, symbol: str) -> str:
     if value is None:
         return "nothing"
     number = float(value)
