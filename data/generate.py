@@ -11,6 +11,10 @@ Usage: ``python data/generate.py``. Output is deterministic (byte-identical on r
 - ``data/household/``         a renter's household paperwork (tax forms from several payers,
                                monthly bills, insurance, a lease, receipts, Downloads); a
                                development corpus for aggregates and folder-scoped questions
+- ``data/smallorg/``          a 12-person literacy nonprofit's shared drive (board minutes,
+                               grant letters, vendor invoices, reimbursement forms, a staff
+                               handbook, budgets, a lease, an IT agreement, drafts); a
+                               development corpus
 - ``data/personal/``          a home folder of paperwork (tax forms, receipts, statements,
                                contracts, Downloads); held out: never tuned on
 
@@ -32,6 +36,7 @@ from _gen import (  # noqa: E402
     large_corpus,
     mixed_corpus,
     personal_corpus,
+    smallorg_corpus,
     statements_corpus,
     test_corpus,
 )
@@ -44,6 +49,7 @@ BUILDERS: tuple[Callable[[Path], CorpusResult], ...] = (
     mixed_corpus.build,
     statements_corpus.build,
     household_corpus.build,
+    smallorg_corpus.build,
     personal_corpus.build,
 )
 

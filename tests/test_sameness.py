@@ -106,7 +106,6 @@ def test_the_shape_of_a_question_over_documents_of_one_kind(question, func, word
     "question",
     [
         "What was the nonemployee compensation Globex Corporation paid me?",  # no "across"
-        "What is the total purchase price of the deal?",  # one document
         "How many statements are there across all my folders?",  # a count, no label
         "What were the charges across all my statements?",  # no aggregate
     ],
@@ -246,3 +245,53 @@ def test_documents_that_never_name_the_payer_asked_about_are_not_of_the_kind(for
     result = _explore(asked, forms, tmp_path / "r.duckdb")
     assert "query_data" not in [s["tool"] for s in result.steps()]
     assert "23,750.50" not in result.answer
+
+
+def test_a_total_without_across_all_wording_is_only_a_candidate():
+    same = sameness_question("What is the total purchase price of the deal?")
+    assert same is not None and not same.over
+    assert sameness_question(INCOME).over
+
+
+def _bill(month: int, due: str) -> str:
+    return (
+        f"# Lakeside Power\n\nBilling month: 2024-{month:02d}\n\n"
+        f"Energy charge | $80.00\n\nAmount due | {due}\n"
+    )
+
+
+@pytest.fixture
+def bills(tmp_path: Path) -> Path:
+    """Three monthly electric bills, a lease that mentions electricity, and three parts of
+    one agreement that each print a purchase price under a different label."""
+    root = tmp_path / "home"
+    (root / "Bills" / "Electric").mkdir(parents=True)
+    for month, due in ((1, "$118.64"), (2, "$109.27"), (3, "$95.10")):
+        (root / "Bills" / "Electric" / f"2024-{month:02d}.md").write_text(_bill(month, due))
+    (root / "lease.md").write_text(
+        "# Lease\n\nThe monthly rent is $2,150.00. The Tenant pays for electricity.\n"
+    )
+    for name, line in (
+        ("agreement", "The Purchase Price is $125,000,000."),
+        ("schedules", "Adjustments may increase the Purchase Price by $650,000."),
+        ("exhibits", "Earn-out payments on top of the Purchase Price: up to $10,000,000."),
+    ):
+        (root / f"{name}.md").write_text(f"# Acquisition Agreement {name}\n\n{line}\n")
+    return root
+
+
+def test_a_total_over_bills_named_by_their_folder_needs_no_across_all(bills, tmp_path):
+    total = _explore("How much did I pay for electricity in 2024 in total?", bills, tmp_path / "t")
+    assert "query_data" in _tools(total)
+    assert total.answer.startswith("**$323.01** is the total of 'Amount due'")
+    highest = _explore("What was the highest electricity bill in 2024?", bills, tmp_path / "h")
+    assert "**$118.64** is the largest of 'Amount due', in Bills/Electric/2024-01.md" in (
+        highest.answer
+    )
+
+
+def test_documents_of_a_family_with_different_labels_are_not_a_kind(bills, tmp_path):
+    asked = "What is the total purchase price of the acquisition?"
+    result = _explore(asked, bills, tmp_path / "p.duckdb")
+    assert "create_table" not in _tools(result)
+    assert "$125,000,000" in result.answer

@@ -80,6 +80,8 @@ _VERBS = set(tokenize("pay paid spend spent earn earned receive received charge 
 #: What a verb of the question names on a bill or a form when the documents' own words are
 #: all the question says of the value ("how much did I pay for water": the amount due).
 _VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed"), ("due",))
+#: The labels of a document's own amount, tried in turn (a bill's, then a receipt's).
+DOCUMENT_AMOUNT = (("due",), ("total",))
 #: Words that say how to aggregate, not which value.
 _NOT_LABEL = set(tokenize("total sum summed average mean combined altogether overall amount"))
 _NOT_LABEL |= set(tokenize("value figure highest largest lowest smallest maximum minimum"))
@@ -97,6 +99,8 @@ class Same:
     #: Names and codes the question gives ("Redstone Bank", "1099-NEC"): lower-case
     #: patterns each document of the kind must hold.
     names: tuple[str, ...] = ()
+    #: Whether it says "across all X": otherwise the documents' names must say what it asks.
+    over: bool = True
 
 
 @dataclass(frozen=True)
@@ -112,13 +116,18 @@ class Value:
 
 
 def sameness_question(task: str) -> Same | None:
-    """The aggregate and label `task` asks over documents of one kind, or None."""
+    """The aggregate and label `task` asks over documents of one kind, or None. Without
+    "across all X" wording ("How much did I pay for electricity in 2024 in total?") it
+    is only a candidate: `same_kind` then wants documents whose names say what it asks."""
     ask, over = aggregate_question(task), list(_OVER.finditer(task))
     func = ask.func if ask else "sum" if re.search(r"\bsumm?ed\b|\badded\b", task) else None
-    if func not in _FUNCS or not over:
+    if func not in _FUNCS or not (over or (ask and not ask.months)):
         return None
-    kind = re.split(r"[?.,;]", task[over[-1].end() :])[0]  # "clients", "my 2025 statements"
-    asked = task[: over[0].start()] + " " + task[over[-1].end() + len(kind) :]
+    if over:
+        kind = re.split(r"[?.,;]", task[over[-1].end() :])[0]  # "clients", "my 2025 statements"
+        asked = task[: over[0].start()] + " " + task[over[-1].end() + len(kind) :]
+    else:
+        asked = task
     skip = QUESTION_WORDS | _NOT_LABEL
     words = [w for w in tokenize(_YEAR.sub(" ", asked)) if w not in skip and w[0].isalpha()]
     verbs = [w for w in words if w in _VERBS]
@@ -126,7 +135,9 @@ def sameness_question(task: str) -> Same | None:
     years = tuple(sorted({int(y) for y in _YEAR.findall(task)}))
     fallback = tuple(dict.fromkeys(x for v in verbs for x in _VERB_LABELS.get(v, ())))
     given = tuple(n.pattern for n in names(periods(task)[1]))
-    return Same(func, tuple(dict.fromkeys(words)), years, fallback, given) if words else None
+    if not words:
+        return None
+    return Same(func, tuple(dict.fromkeys(words)), years, fallback, given, bool(over))
 
 
 def _amount(match: re.Match[str]) -> float | None:
@@ -190,8 +201,18 @@ def _score(label: str, words: tuple[str, ...], naming: set[str]) -> float:
 def read_value(path: str, doc: Document, same: Same) -> Value | None:
     """The amount of the label that best names what `same` asks (None when that label has
     none, on its line or standing alone on the next), or None without such a label."""
-    naming = set(tokenize(f"{doc.title} {path_words(path)}"))
-    words = tuple(w for w in same.words if w not in naming) or same.fallback or same.words
+    naming = _naming(path, doc)
+    own = tuple(w for w in same.words if w not in naming)
+    # the question's words only name the documents ("the highest electricity bill"): the
+    # label its verb names, else a document's own amount ("Amount due", "Total")
+    tries = [own] if own else [same.fallback, *DOCUMENT_AMOUNT, same.words]
+    for words in filter(None, tries):
+        if found := _read(path, doc, words, naming):
+            return found
+    return None
+
+
+def _read(path: str, doc: Document, words: tuple[str, ...], naming: set[str]) -> Value | None:
     units = list(_units(doc.text))
     title = set(tokenize(doc.title))  # a heading that repeats the title labels nothing
     scores = [
@@ -213,6 +234,12 @@ def read_value(path: str, doc: Document, same: Same) -> Value | None:
         amount, quote = after.amount, doc.text[offset : after.offset + len(after.quote)]
     quote = " ".join(quote.split())
     return Value(path, label, amount, quote, doc.page_at(offset), offset)
+
+
+def _naming(path: str, doc: Document) -> set[str]:
+    """The words that name a document: its title, folders and file name."""
+    folders = path.rsplit("/", 1)[0] if "/" in path else ""
+    return set(tokenize(f"{doc.title} {folders} {path_words(path)}"))
 
 
 def _name(path: str) -> str:
@@ -258,6 +285,10 @@ def same_kind(corpus: Corpus, same: Same) -> list[Value]:
     }
     seed = max(peers, key=lambda p: (len(peers[p]), corpus.standing(p)), default=None)
     found = [values[p] for p in sorted({seed, *peers[seed]})] if seed else []
+    if not same.over and found:  # "electricity ... in total": one label, names that say so
+        common = set.intersection(*(_naming(v.path, docs[v.path]) for v in found))
+        labels = {" ".join(tokenize(v.label)) for v in found}
+        found = found if set(same.words) & common and len(labels) == 1 else []
     if len(_KINDS) >= _KEEP:
         _KINDS.clear()
     _KINDS[(id(corpus), same)] = (corpus, found)
@@ -338,6 +369,9 @@ def _answer(same: Same, values: list[Value], query: Turn) -> Action | None:
         )
     else:
         first = f"**{figure}** is the {name} of '{label}' over {over}, one value each."
+    if same.func in ("max", "min") and read:  # which document holds it
+        held = next(r for r in read if r["value"] == rows[0].get(name))
+        first = first.replace(" over ", f", in {held['source_file']}, over ", 1)
     citations: list[CitedSource] = []
     lines = [first, "\nThe values that went in:"]
     for row in rows:
