@@ -295,3 +295,19 @@ def test_documents_of_a_family_with_different_labels_are_not_a_kind(bills, tmp_p
     result = _explore(asked, bills, tmp_path / "p.duckdb")
     assert "create_table" not in _tools(result)
     assert "$125,000,000" in result.answer
+
+
+def test_a_total_over_months_takes_the_documents_dated_in_them(bills, tmp_path):
+    asked = "How much did I pay for electricity in total in February and March 2024?"
+    result = _explore(asked, bills, tmp_path / "m.duckdb")
+    assert result.answer.startswith("**$204.37** is the total of 'Amount due'")
+    assert "dated February, March 2024" in result.answer
+    assert "2024-01.md" not in result.answer
+
+
+def test_no_document_of_the_kind_in_the_months_asked_is_not_found(bills, tmp_path):
+    asked = "How much did I pay for electricity in total in the third quarter of 2024?"
+    result = _explore(asked, bills, tmp_path / "q.duckdb")
+    assert result.answer.startswith("I could not find this: none of the 3 documents")
+    assert "dated 2024-01, 2024-02, 2024-03" in result.answer
+    assert "$" not in result.answer.split("\n")[0]

@@ -106,7 +106,7 @@ def extract_metadata(
 ) -> dict[str, Any]:
     """General, corpus-independent metadata fields of one document."""
     currencies, amounts = _money(text)
-    dates = _dates(text)
+    dates = dates_in(text)
     orgs = organizations(text)
     return {
         "document_type": _document_type(text, title, path, format),
@@ -167,7 +167,8 @@ def _money(text: str) -> tuple[list[str], list[float]]:
     return _unique(codes), amounts
 
 
-def _dates(text: str) -> list[str]:
+def dates_in(text: str) -> list[str]:
+    """The full dates `text` gives, in order, as ISO days ("2025-02-15")."""
     found: list[str] = []
     for m in _DATE.finditer(text):
         g = m.groups()

@@ -32,11 +32,17 @@ ALL_FILES = 100_000
 NOTE = "_(offline backend: answered from the file system, no LLM)_"
 
 _FILES = r"(?:files?|documents?)"
+#: What a person calls files of a kind ("Excel workbooks", "a PowerPoint presentation").
+_NOUNS = r"(?:files?|documents?|workbooks?|spreadsheets?|presentations?|decks?)"
 _TYPES = {
     "word": "docx,doc",
     "excel": "xlsx,xls",
+    "workbook": "xlsx,xls",
     "spreadsheet": "xlsx,xls,csv",
     "powerpoint": "pptx,ppt",
+    "presentation": "pptx,ppt",
+    "deck": "pptx,ppt",
+    "slide": "pptx,ppt",
     "markdown": "md,markdown",
     "text": "txt",
     "image": "png,jpg,jpeg,gif,svg,webp",
@@ -51,14 +57,15 @@ _CHANGED = r"(?:modified|changed|updated|edited|saved)"
 _NAMES_FILES = re.compile(r"\bfiles?\b", re.IGNORECASE)
 _LAST_CHANGED = re.compile(rf"\b{_CHANGED}\s+last\b|\blast\s+{_CHANGED}\b", re.IGNORECASE)
 _COUNT = re.compile(
-    rf"\bhow many\s+(?:(?:([\w.]+)\s+)?{_FILES}|([a-z]+?)s)(?=\s+(?:are|is|exist|do|does|in|"
+    rf"\bhow many\s+(?:(?:([\w.]+)\s+)?({_NOUNS})|([a-z]+?)s)(?=\s+(?:are|is|exist|do|does|in|"
     r"under|inside|within|there)\b|\s*\?|\s*$)",
     re.IGNORECASE,
 )
 #: "Which files in Downloads are spreadsheets?", "Which files are PDFs?": a file type asked
 #: of the files (group 1).
 _WHICH_ARE = re.compile(
-    rf"\b(?:which|what)\s+{_FILES}\b[^?]*?\b(?:are|is)\s+(?:an?\s+)?([\w.]+?)(?:e?s)?\s*\??\s*$",
+    rf"\b(?:which|what)\s+{_FILES}\b[^?]*?\b(?:are|is)\s+(?:an?\s+)?([\w.]+?)(?:e?s)?"
+    rf"(?:\s+{_NOUNS})?\s*\??\s*$",
     re.IGNORECASE,
 )
 #: "Which spreadsheets are in Downloads?", "List the PDF files under Taxes": the type before
@@ -121,6 +128,7 @@ def _extensions(word: str | None) -> str | None:
     if not word:
         return None
     low = word.lower().strip(".")
+    low = low.removesuffix("s") if low.removesuffix("s") in _TYPES else low  # "workbooks"
     if low in _TYPES:
         return _TYPES[low]
     if f".{low}" in mimetypes.types_map or low in ("md", "docx", "xlsx", "pptx"):
@@ -164,11 +172,11 @@ def _ask(task: str) -> FileQuestion | None:
     if _DUPLICATES.search(task):
         return FileQuestion("duplicates", "find_duplicates", {"path": scope})
     count = _COUNT.search(task)
-    if count and (count.group(2) is None or _extensions(count.group(2))):
-        word = count.group(1) or count.group(2)
-        types = _extensions(word)
+    if count and (count.group(3) is None or _extensions(count.group(3))):
+        word, noun = count.group(1) or count.group(3), count.group(2)
+        types = _extensions(word) or _extensions(noun)  # "how many workbooks"
         args: dict[str, Any] = {"query": "*", "search_type": "metadata", "scope": scope}
-        label = f"{word} files" if types else "files"
+        label = f"{word} files" if _extensions(word) else noun if types else "files"
         args |= {"file_types": types} if types else {}
         return FileQuestion("count", "find_files", args, label)
     typed = _WHICH_ARE.search(task) or _WHICH_TYPE.search(task)

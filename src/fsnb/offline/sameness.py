@@ -12,6 +12,7 @@ names the documents it could not read a value from. Fewer than two documents: No
 
 from __future__ import annotations
 
+import calendar
 import json
 import re
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from typing import Any, NamedTuple
 from fsnb.db.columns import sanitize
 from fsnb.db.sql import ident
 from fsnb.documents import Document
+from fsnb.index.metadata import dates_in
 from fsnb.offline.corpus import Corpus
 from fsnb.offline.named import names, periods
 from fsnb.offline.progress import read_so_far
@@ -69,6 +71,7 @@ _MONEY = re.compile(
 _SEPARATOR = re.compile(r"[|:;]|\.\s|(?<!\S)\d{1,2}[a-z]?(?=\s+[A-Z])")
 _PROVENANCE = "source_file VARCHAR, page INTEGER, quote VARCHAR"
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_YEAR_MONTH = re.compile(r"\b((?:19|20)\d\d)[-_/](0[1-9]|1[0-2])\b")
 #: Words a form or a statement may label the value with for the word a question uses.
 _SAME_VALUE = [
     set(tokenize("income compensation earnings wages salary revenue proceeds")),
@@ -101,6 +104,8 @@ class Same:
     names: tuple[str, ...] = ()
     #: Whether it says "across all X": otherwise the documents' names must say what it asks.
     over: bool = True
+    #: The months it names ("in March", "in the first quarter"): the documents dated in them.
+    months: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -121,7 +126,7 @@ def sameness_question(task: str) -> Same | None:
     is only a candidate: `same_kind` then wants documents whose names say what it asks."""
     ask, over = aggregate_question(task), list(_OVER.finditer(task))
     func = ask.func if ask else "sum" if re.search(r"\bsumm?ed\b|\badded\b", task) else None
-    if func not in _FUNCS or not (over or (ask and not ask.months)):
+    if func not in _FUNCS or not (over or ask):
         return None
     if over:
         kind = re.split(r"[?.,;]", task[over[-1].end() :])[0]  # "clients", "my 2025 statements"
@@ -129,15 +134,17 @@ def sameness_question(task: str) -> Same | None:
     else:
         asked = task
     skip = QUESTION_WORDS | _NOT_LABEL
-    words = [w for w in tokenize(_YEAR.sub(" ", asked)) if w not in skip and w[0].isalpha()]
+    words = [w for w in tokenize(periods(asked)[1]) if w not in skip and w[0].isalpha()]
     verbs = [w for w in words if w in _VERBS]
     words = [w for w in words if w not in _VERBS] or words  # "how much interest did I pay"
     years = tuple(sorted({int(y) for y in _YEAR.findall(task)}))
     fallback = tuple(dict.fromkeys(x for v in verbs for x in _VERB_LABELS.get(v, ())))
-    given = tuple(n.pattern for n in names(periods(task)[1]))
+    spans, rest = periods(task)
+    given = tuple(n.pattern for n in names(rest))
+    months = tuple(sorted({m for span in spans for m in span.months}))
     if not words:
         return None
-    return Same(func, tuple(dict.fromkeys(words)), years, fallback, given, bool(over))
+    return Same(func, tuple(dict.fromkeys(words)), years, fallback, given, bool(over), months)
 
 
 def _amount(match: re.Match[str]) -> float | None:
@@ -295,6 +302,29 @@ def same_kind(corpus: Corpus, same: Same) -> list[Value]:
     return found
 
 
+def dated(path: str, doc: Document) -> tuple[int, int] | None:
+    """A document's (year, month): the first in its path ("2024-03_invoice.pdf"), else the
+    first its text gives ("Billing month: 2024-03", "March 12, 2024")."""
+    for text in (path, doc.text):
+        if month := _YEAR_MONTH.search(text):
+            return int(month.group(1)), int(month.group(2))
+        if days := dates_in(text):
+            return int(days[0][:4]), int(days[0][5:7])
+    return None
+
+
+def in_period(values: list[Value], same: Same, corpus: Corpus) -> list[Value]:
+    """The values of the documents dated in the months (and years) the question names."""
+    if not same.months:
+        return values
+    out = []
+    for value in values:
+        when = dated(value.path, corpus.docs[value.path])
+        if when and when[1] in same.months and (not same.years or when[0] in same.years):
+            out.append(value)
+    return out
+
+
 def sameness_step(conversation: Conversation, corpus: Corpus) -> Action | None:
     """The next step of collecting one labelled value from documents of one kind: a read,
     a scratchpad call, the answer; None when the question is not one for it."""
@@ -302,7 +332,10 @@ def sameness_step(conversation: Conversation, corpus: Corpus) -> Action | None:
     names = {t["name"] for t in conversation.tools}
     if same is None or not {"create_table", "insert_data", "query_data"} <= names:
         return None
-    values = same_kind(corpus, same)
+    kind = same_kind(corpus, same)
+    values = in_period(kind, same, corpus)
+    if not values and len(kind) >= 2:
+        return _none_in_period(same, kind, corpus)
     if not 2 <= len(values) <= MAX_DOCUMENTS or all(v.amount is None for v in values):
         return None
     turns = conversation.turns
@@ -350,6 +383,28 @@ def sameness_step(conversation: Conversation, corpus: Corpus) -> Action | None:
     return _answer(same, values, queries[0]) if queries[0].ok else None
 
 
+def _period(same: Same) -> str:
+    """ " dated January, February, March 2024" for a question that names months; else ""."""
+    if not same.months:
+        return ""
+    years = f" {', '.join(map(str, same.years))}" if same.years else ""
+    return f" dated {', '.join(calendar.month_name[m] for m in same.months)}{years}"
+
+
+def _none_in_period(same: Same, kind: list[Value], corpus: Corpus) -> Action:
+    """Not found: no document of the kind is dated in the months asked; says which months
+    the kind's documents are dated."""
+    when = sorted({f"{y}-{m:02d}" for v in kind if (y_m := dated(v.path, corpus.docs[v.path]))
+                   for y, m in [y_m]})  # fmt: skip
+    period = _period(same).removeprefix(" dated ")
+    answer = (
+        f"I could not find this: none of the {len(kind)} documents of this kind "
+        f"('{kind[0].label}') is dated {period}; they are dated "
+        f"{', '.join(when) or 'without a date I could read'}.\n\n{NOTE}"
+    )
+    return Action.stop(answer, f"No document of this kind is dated {period}.", [])
+
+
 def _answer(same: Same, values: list[Value], query: Turn) -> Action | None:
     """The figure, each value quoted and cited, and the documents without one."""
     rows = rows_of(query)
@@ -360,7 +415,7 @@ def _answer(same: Same, values: list[Value], query: Turn) -> Action | None:
     figure = money(rows[0].get(name), symbol)
     read = [r for r in rows if r.get("value") is not None]
     missing = [str(r["source_file"]) for r in rows if r.get("value") is None]
-    over = f"the {len(rows)} documents of this kind"
+    over = f"the {len(rows)} documents of this kind{_period(same)}"
     if missing:
         first = (
             f"The {name} of '{label}' over {len(read)} of {over} is **{figure}**; no value "
