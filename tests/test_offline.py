@@ -363,3 +363,31 @@ def test_a_document_is_named_by_its_folder_and_title(tmp_path: Path):
     )
     assert "$87.43" in result.answer.splitlines()[0]
     assert "$64.99" not in result.answer
+
+
+@pytest.fixture
+def handbooks(tmp_path: Path) -> Path:
+    """The current handbook, an archived one and a draft, each with its own per diem."""
+    root = tmp_path / "drive"
+    (root / "HR" / "Archive").mkdir(parents=True)
+    rates = {
+        "HR/handbook_2024.md": "$74 per day",
+        "HR/Archive/handbook_2021.md": "$65 per day",
+        "HR/handbook_2025_DRAFT.md": "$80 per day",
+    }
+    for name, rate in rates.items():
+        (root / name).write_text(
+            f"# Staff handbook\n\nTravel. The meal per diem for out-of-state travel is {rate}.\n"
+        )
+    return root
+
+
+def test_a_current_document_outranks_its_archived_and_draft_copies(handbooks: Path):
+    result = _explore("What is the meal per diem for out-of-state travel?", handbooks)
+    first = result.answer.split("\n")[0]
+    assert "$74 per day" in first and "$65" not in first and "$80" not in first
+
+
+def test_a_question_about_the_archived_copy_reads_it_first(handbooks: Path):
+    result = _explore("What was the meal per diem in the archived handbook?", handbooks)
+    assert "$65 per day" in result.answer.split("\n")[0]

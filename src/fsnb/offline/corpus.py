@@ -9,8 +9,9 @@ the folder are left out of the question's terms.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
 from fsnb.errors import FsnbError
@@ -61,6 +62,39 @@ class Corpus:
         return ranked.score / best if ranked and best else 0.0
 
 
+#: What a superseded copy's score is multiplied by: an archived handbook, a draft of the
+#: minutes, rank under the current one (hand-set).
+SUPERSEDED = 0.5
+#: Marks of a superseded copy: in its folders or file name ("Archive/", "_DRAFT_v2")...
+_OLD_PATH = re.compile(
+    r"(?i)(?:^|[/_\W])(?:archived?|old|superseded|obsolete|drafts?|backups?|previous)(?:$|[/_\W])"
+)
+#: ...or at the head of its text ("DRAFT - not approved", "Superseded by ...").
+_OLD_TEXT = re.compile(r"\bDRAFT\b|(?i:\bsuperseded\b|\bnot (?:yet )?approved\b)")
+#: Characters at the head of a document where a draft or superseded mark counts.
+HEAD_CHARS = 400
+
+
+def superseded(path: str, document: Document) -> bool:
+    """Whether a document marks itself, or is filed, as a superseded copy: a draft, an
+    archived or old version."""
+    return bool(_OLD_PATH.search(path) or _OLD_TEXT.search(document.text[:HEAD_CHARS]))
+
+
+def _current_first(
+    ranking: list[Ranked], docs: dict[str, Document], asked: set[str]
+) -> list[Ranked]:
+    """The ranking with superseded copies scored down (`SUPERSEDED`), unless the question
+    asks for one ("the draft minutes", "the archived budget")."""
+    if asked & set(tokens("draft archive archived old superseded previous obsolete backup")):
+        return ranking
+    scored = [
+        replace(r, score=r.score * SUPERSEDED) if superseded(r.path, docs[r.path]) else r
+        for r in ranking
+    ]
+    return sorted(scored, key=lambda r: -r.score)
+
+
 def build_corpus(documents: Documents, task: str, tuning: Tuning) -> Corpus:
     """Analyse the question against the documents that have text (one that cannot be read
     is left out), and rank them; only those under the folder the question names, if it
@@ -95,6 +129,7 @@ def build_corpus(documents: Documents, task: str, tuning: Tuning) -> Corpus:
     ranking = rank_documents(
         question.content, texts, question.weights, tuning=tuning, tokenize=terms
     )
+    ranking = _current_first(ranking, docs, set(question.content))
     unit_map = {path: units(d.text, tuning=tuning) for path, d in docs.items()}
     corpus_units = [
         terms(d.text[u.span.start : u.span.end])
