@@ -311,3 +311,20 @@ def test_no_document_of_the_kind_in_the_months_asked_is_not_found(bills, tmp_pat
     assert result.answer.startswith("I could not find this: none of the 3 documents")
     assert "dated 2024-01, 2024-02, 2024-03" in result.answer
     assert "$" not in result.answer.split("\n")[0]
+
+
+def test_a_year_in_the_file_name_dates_the_document(tmp_path):
+    root = tmp_path / "grants"
+    root.mkdir()
+    for year, amount in ((2023, "$45,000.00"), (2024, "$52,000.00")):
+        (root / f"Whitcombe_award_{year}.md").write_text(
+            f"# Whitcombe Foundation award\n\nAmount awarded | {amount}\n\n"
+            f"Funds may be spent until June 30, {year + 1}.\n"
+        )
+    (root / "Lindqvist_award_2024.md").write_text(
+        "# Lindqvist Fund award\n\nAmount awarded | $18,500.00\n"
+    )
+    asked = "What was the total amount awarded across all award letters in 2024?"
+    result = _explore(asked, root, tmp_path / "y.duckdb")
+    assert result.answer.startswith("**$70,500.00** is the total of 'Amount awarded'")
+    assert "2023" not in result.answer.split("```")[0]

@@ -71,7 +71,9 @@ _MONEY = re.compile(
 _SEPARATOR = re.compile(r"[|:;]|\.\s|(?<!\S)\d{1,2}[a-z]?(?=\s+[A-Z])")
 _PROVENANCE = "source_file VARCHAR, page INTEGER, quote VARCHAR"
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
-_YEAR_MONTH = re.compile(r"\b((?:19|20)\d\d)[-_/](0[1-9]|1[0-2])\b")
+#: A year in a path or text, "award_2023.pdf" included (no word boundary after "_").
+_PATH_YEAR = re.compile(r"(?<![\d.,$])(?:19|20)\d\d(?!\d)")
+_YEAR_MONTH = re.compile(r"(?<!\d)((?:19|20)\d\d)[-_/](0[1-9]|1[0-2])(?!\d)")
 #: Words a form or a statement may label the value with for the word a question uses.
 _SAME_VALUE = [
     set(tokenize("income compensation earnings wages salary revenue proceeds")),
@@ -275,11 +277,11 @@ def same_kind(corpus: Corpus, same: Same) -> list[Value]:
         for p, d in corpus.docs.items()
         if _holds_names(p, d, same) and (v := read_value(p, d, same))
     }
-    if same.years:  # leave out documents of other years
+    if same.years:  # leave out documents of other years: by their path's year, if it has one
         asked = {str(y) for y in same.years}
         for path in list(values):
-            text = f"{path} {corpus.docs[path].text}"
-            if not asked & set(_YEAR.findall(text)) and _YEAR.search(text):
+            text = path if _PATH_YEAR.search(path) else f"{path} {corpus.docs[path].text}"
+            if not asked & set(_PATH_YEAR.findall(text)) and _PATH_YEAR.search(text):
                 del values[path]
     docs = corpus.docs
     marks = {  # what a template shares: words, title, file name
