@@ -300,3 +300,66 @@ def test_an_extreme_is_not_taken_over_a_table_whose_files_lack_the_words(tmp_pat
     (root / "lease.md").write_text("# Lease\n\nThe Tenant pays for electricity and water.\n")
     result = _explore("What was the highest electricity bill in 2024?", root, tmp_path / "d.db")
     assert "812" not in result.answer
+
+
+BUDGET = [  # line item, amount, notes
+    ("Salaries and wages", "684000", "12 staff, 10.4 FTE"),
+    ("Professional development", "7200", "$600 per full-time employee"),
+    ("Rent", "48000", "212 Quarry Street"),
+    ("Equipment and technology", "9300", "Includes Chromebook refresh"),
+    ("Insurance", "5200", "General liability"),
+    ("Travel", "3100", "Staff mileage"),
+    ("Total expenses", "756800", "Approved by the board in January 2024"),
+]
+
+
+@pytest.fixture
+def office(tmp_path: Path) -> Path:
+    """A budget whose notes mention staff and Chromebooks, a staff handbook and board minutes."""
+    root = tmp_path / "office"
+    root.mkdir()
+    lines = ["Line item,Amount,Notes", *(",".join(f'"{c}"' for c in row) for row in BUDGET)]
+    (root / "budget_2024.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (root / "staff_handbook.md").write_text(
+        "# Staff handbook\n\n## Leave\n\nFull-time staff earn 18 days of paid vacation per "
+        "year, accrued monthly. Part-time staff accrue vacation in proportion to their hours.\n",
+        encoding="utf-8",
+    )
+    (root / "board_minutes_april.md").write_text(
+        "# Board minutes, April 2024\n\nThe board set a spending cap of $3,200 for eight "
+        "Chromebooks, based on the vendor quote of $2,936 from Tekvalley.\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def test_a_count_the_table_rows_do_not_name_reads_the_prose(office, tmp_path):
+    """ "How many vacation days": a note of the budget says "full-time" and "staff", but its
+    rows are not vacation days; the handbook answers. A count of the budget's line items is
+    still computed over it."""
+    db = tmp_path / "i.db"
+    vacation = _explore("How many vacation days a year do full-time staff get?", office, db)
+    assert "rows of" not in vacation.answer and "computed in SQL" not in vacation.answer
+    assert "18 days of paid vacation" in vacation.answer
+    absent = _explore("How many days of bereavement leave does the handbook allow?", office, db)
+    assert "rows of" not in absent.answer and "**" not in absent.answer
+    items = _explore("How many line items are in the budget?", office, db)
+    assert items.answer.startswith(f"**{len(BUDGET)}** rows of")
+    _verified(items)
+
+
+def test_a_table_one_cell_of_which_matches_does_not_answer_what_prose_does(office, tmp_path):
+    """Two notes of the budget hold words of the question ("Chromebook", "board"); the board
+    minutes hold the most of them: no total over the budget, the minutes are quoted. A
+    total the budget does answer is still computed."""
+    db = tmp_path / "i.db"
+    question = (
+        "What spending cap did the board set in April 2024 for the Chromebooks, and what was "
+        "the total of the vendor quote it was based on?"
+    )
+    cap = _explore(question, office, db)
+    assert "computed in SQL" not in cap.answer and "is the total of" not in cap.answer
+    assert "$3,200" in cap.answer
+    staff = _explore("What is the total amount budgeted for staff?", office, db)
+    assert staff.answer.startswith("**687,100** is the total of amount over 2 rows")
+    _verified(staff)

@@ -57,8 +57,8 @@ _CHANGED = r"(?:modified|changed|updated|edited|saved)"
 _NAMES_FILES = re.compile(r"\bfiles?\b", re.IGNORECASE)
 _LAST_CHANGED = re.compile(rf"\b{_CHANGED}\s+last\b|\blast\s+{_CHANGED}\b", re.IGNORECASE)
 _COUNT = re.compile(
-    rf"\bhow many\s+(?:(?:([\w.]+)\s+)?({_NOUNS})|([a-z]+?)s)(?=\s+(?:are|is|exist|do|does|in|"
-    r"under|inside|within|there)\b|\s*\?|\s*$)",
+    rf"\bhow many\s+(?:(?:(?P<type>[\w.]+)\s+)?(?P<noun>{_NOUNS})|(?P<plural>[a-z]+?)s)"
+    r"(?=\s+(?:are|is|exist|do|does|in|under|inside|within|there)\b|\s*\?|\s*$)",
     re.IGNORECASE,
 )
 #: "Which files in Downloads are spreadsheets?", "Which files are PDFs?": a file type asked
@@ -172,8 +172,8 @@ def _ask(task: str) -> FileQuestion | None:
     if _DUPLICATES.search(task):
         return FileQuestion("duplicates", "find_duplicates", {"path": scope})
     count = _COUNT.search(task)
-    if count and (count.group(3) is None or _extensions(count.group(3))):
-        word, noun = count.group(1) or count.group(3), count.group(2)
+    if count and (count["plural"] is None or _extensions(count["plural"])):
+        word, noun = count["type"] or count["plural"], count["noun"]
         types = _extensions(word) or _extensions(noun)  # "how many workbooks"
         args: dict[str, Any] = {"query": "*", "search_type": "metadata", "scope": scope}
         label = f"{word} files" if _extensions(word) else noun if types else "files"

@@ -121,6 +121,8 @@ class Aggregate:
     words: tuple[str, ...]  # the question's words, lower case, unstemmed
     names: tuple[Named, ...] = ()
     periods: tuple[Named, ...] = ()
+    #: What a count counts: the words after "how many" or "number of" ("vacation days").
+    counted: tuple[str, ...] = ()
 
 
 def aggregate_question(task: str) -> Aggregate | None:
@@ -139,7 +141,10 @@ def aggregate_question(task: str) -> Aggregate | None:
     )
     months = tuple(sorted({m for p in spans for m in p.months}))
     years = tuple(sorted({p.year for p in spans if p.year is not None}))
-    return Aggregate(func, months, years, words, named, spans)
+    after = re.search(r"\b(?:how many|number of)\s+(.*)", task, re.IGNORECASE)
+    counted = re.findall(r"[\w-]+", after.group(1)) if after else []
+    stop = next((i for i, w in enumerate(counted) if w.lower() in STOPWORDS), len(counted))
+    return Aggregate(func, months, years, words, named, spans, tuple(counted[:stop]))
 
 
 def _month_pattern(months: tuple[int, ...]) -> str:

@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, NamedTuple
 
 from fsnb.db.columns import sanitize
@@ -311,7 +312,8 @@ def dated(path: str, doc: Document) -> tuple[int, int] | None:
         if month := _YEAR_MONTH.search(text):
             return int(month.group(1)), int(month.group(2))
         if days := dates_in(text):
-            return int(days[0][:4]), int(days[0][5:7])
+            day = date.fromisoformat(days[0])
+            return day.year, day.month
     return None
 
 

@@ -53,6 +53,9 @@ MIN_ROWS = {"sum": 2, "avg": 2, "count": 1, "max": 1, "min": 1}
 MAX_DOCUMENTS = 60
 #: Lines of a document's text that look like table rows, for it to count as tabular.
 TABLE_LINES = 3
+#: Share of the weight of the question's terms in the best passage of another document that
+#: a table's names and matched cells need to answer it (`_answers`; hand-set).
+COVER = 0.8
 #: Tabular documents whose tables are listed at most, best-ranked first, until one fits.
 TABLE_DOCUMENTS = 3
 
@@ -119,6 +122,8 @@ def _computed(
     if plan.words and not matched and not (plan.about or known):
         return None, True  # the question names neither rows nor the table
     plan = plan.filtered(matched)
+    if not _answers(plan, found, loaded.outcome.payload.read, corpus):
+        return None, True
     done = queries[1:] if matching else queries
     if not done:
         reason = f"Compute: the {_WORDS[ask.func]} in SQL over the rows the question asks about."
@@ -134,6 +139,34 @@ def _computed(
         reason = "Cite: fetch the rows that went into the figure, from every document."
         return Action.call("query_data", reason, sql=plan.rows_sql()), False
     return answer(plan, done[0], done[-1], corpus, missing), False
+
+
+def _answers(plan: Plan, found: set[str], read: Sequence[str], corpus: Corpus) -> bool:
+    """Whether the table, filtered, is about what the question asks. For a count, the words
+    counted ("how many vacation days") must name its rows (its files, titles, name or
+    columns), not just a cell. And what it holds of the question's words, names and
+    periods (in those names, the cells its filter matched, the names and periods found),
+    weighed by IDF, must be at least `COVER` of what the best passage of another document
+    holds: a note in a budget's cell does not answer what a handbook's sentence does."""
+    question, idf, ask = corpus.question, corpus.stats.idf, plan.ask
+    titles = [corpus.docs[p].title for p in read if p in corpus.docs]
+    named = " ".join([plan.table, *plan.columns, *map(path_words, read), *titles]).replace("_", " ")
+    counted = set(tokenize(" ".join(ask.counted)))
+    if counted and not counted & (set(tokenize(named)) | question.unit_terms(named)):
+        return False
+    labels = [t.label for t in ask.names + ask.periods]
+    asked = set(tokenize(" ".join([*ask.words, *ask.counted, *labels])))
+
+    def weight(text: str) -> float:
+        return sum(question.weight(t) * idf(t) for t in question.unit_terms(text) & asked)
+
+    held = [t.label for t in plan.named if t.label in found or (t.period and plan.date)]
+    cells = " ".join([named, *held, *(v for _, values in plan.values for v in values)])
+    others = [(corpus.docs[r.path].text, r.best) for r in corpus.ranking if r.path not in read]
+    best = max(
+        (weight(text[s.start : s.end]) for text, spans in others for _, s in spans), default=0
+    )
+    return weight(cells) >= COVER * best
 
 
 _WORDS = {"sum": "total", "count": "count", "avg": "average", "max": "maximum", "min": "minimum"}
