@@ -2,19 +2,12 @@
 computed figure must hold.
 
 `aggregate_question` reads the function (total, count, average, largest, smallest), the
-words to match rows with, and the names and periods.
-
-"What is the total rent of the Orchard Street, Mill Lane and Harbour Road leases in 2024?"
-names three leases and a year. A figure computed over a table is only the answer when each
-of them is matched in the rows that went in. `names` and `periods` find them:
-
-- names: runs of capitalised words ("Orchard Street", "Bank of Nova Scotia"), not the
-  first word of a sentence standing alone, nor a month or a weekday;
-- codes: tokens with both letters and digits ("LP-220", "1099-NEC", "W-2");
-- periods: months, month ranges ("from January to March"), quarters ("Q3", "the third
-  quarter") and years.
-
-Each comes with an RE2 pattern (DuckDB's regexes: no look-arounds) over lower-case cell text.
+words to match rows with, and the names and periods. In "the total rent of the Orchard
+Street and Mill Lane leases in 2024", a figure is only the answer when each lease and the
+year is matched in the rows that went in. `names` finds runs of capitalised words (not a
+sentence's first word alone, a month or a weekday) and codes ("LP-220", "1099-NEC");
+`periods`, months, month ranges, quarters and years. Each comes with an RE2 pattern
+(DuckDB's regexes: no look-arounds) over lower-case cell text.
 """
 
 from __future__ import annotations
