@@ -2,20 +2,12 @@
 computed figure must hold.
 
 `aggregate_question` reads the function (total, count, average, largest, smallest), the
-words to match rows with, and the names and periods.
-
-"What is the total rent of the Orchard Street, Mill Lane and Harbour Road leases in 2024?"
-names three leases and a year. A figure computed over a table is only the answer when each
-of them is matched in the rows that went in. `names` and `periods` find them:
-
-- names: runs of capitalised words ("Orchard Street", "Bank of Nova Scotia"), not the
-  first word of a sentence standing alone, nor a month or a weekday;
-- quoted strings ("the 'Blue Line' project");
-- codes: tokens with both letters and digits ("LP-220", "1099-NEC", "W-2");
-- periods: months, month ranges ("from January to March"), quarters ("Q3", "the third
-  quarter") and years.
-
-Each comes with an RE2 pattern (DuckDB's regexes: no look-arounds) over lower-case cell text.
+words to match rows with, and the names and periods. In "the total rent of the Orchard
+Street and Mill Lane leases in 2024", a figure is only the answer when each lease and the
+year is matched in the rows that went in. `names` finds runs of capitalised words (not a
+sentence's first word alone, a month or a weekday) and codes ("LP-220", "1099-NEC");
+`periods`, months, month ranges, quarters and years. Each comes with an RE2 pattern
+(DuckDB's regexes: no look-arounds) over lower-case cell text.
 """
 
 from __future__ import annotations
@@ -30,8 +22,6 @@ from fsnb.offline.ranking import QUESTION_WORDS
 from fsnb.protocol import Action
 from fsnb.text.words import STOPWORDS, stem, tokenize
 
-#: Characters a quoted name has at least and at most (shorter is a letter, longer a phrase).
-QUOTED_CHARS = (2, 60)
 #: Letters a word ending in a full stop has at most to be an abbreviation ("St.", "Co.").
 ABBREVIATION = 3
 #: Letters and digits a code has at least ("W-2"), so "Q3" and "4B" are not codes.
@@ -59,7 +49,6 @@ _QUARTER = re.compile(
 )
 YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
 _NOT_NAMES = STOPWORDS | set(MONTHS) | {d.lower() for d in calendar.day_name}
-_QUOTED = re.compile(r"[\"“”‘’]([^\"“”‘’]+)[\"“”‘’]|(?<!\w)'([^']+)'(?!\w)")
 _CODE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Z])[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)*")
 _NOT_CODE = re.compile(r"(?i)^(?:q[1-4]|h[12]|fy\d+|\d+(?:st|nd|rd|th|s)|\d+[a-z])$")
 #: Lower-case words a name may hold between its capitalised ones ("Bank of Nova Scotia").
@@ -97,7 +86,7 @@ _CUE_WORDS = frozenset(
 
 @dataclass(frozen=True)
 class Named:
-    """A name, quoted string, code or period the question gives, with the pattern that
+    """A name, code or period the question gives, with the pattern that
     finds it in lower-case text; a period also has its months or its year."""
 
     label: str
@@ -183,18 +172,13 @@ def periods(task: str) -> tuple[tuple[Named, ...], str]:
 
 
 def names(task: str) -> tuple[Named, ...]:
-    """The quoted strings, codes and capitalised names of `task` (without its periods)."""
+    """The codes and capitalised names of `task` (without its periods)."""
     found: list[str] = []
-    for quoted in _QUOTED.finditer(task):
-        text = (quoted.group(1) or quoted.group(2)).strip()
-        if QUOTED_CHARS[0] <= len(text) <= QUOTED_CHARS[1]:
-            found.append(text)
-    rest = _QUOTED.sub(" , ", task)
-    for code in _CODE.finditer(rest):
+    for code in _CODE.finditer(task):
         text = code.group(0)
         if len(re.sub(r"\W", "", text)) >= CODE_CHARS and not _NOT_CODE.match(text):
             found.append(text)
-    found += _capitalised(_CODE.sub(" , ", rest))
+    found += _capitalised(_CODE.sub(" , ", task))
     unique = list(dict.fromkeys(found))
     return tuple(Named(text, _phrase(text)) for text in unique)
 

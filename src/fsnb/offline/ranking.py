@@ -66,8 +66,7 @@ DF_SMOOTHING = 0.5
 class BM25:
     """Okapi BM25 over pre-tokenized units."""
 
-    def __init__(self, corpus: Sequence[Sequence[str]], k1: float = K1, b: float = B):
-        self.k1, self.b = k1, b
+    def __init__(self, corpus: Sequence[Sequence[str]]):
         self.counts = [Counter(unit) for unit in corpus]
         self.lengths = [len(unit) for unit in corpus]
         self.size = len(corpus)
@@ -84,13 +83,13 @@ class BM25:
     def score(self, query: Iterable[str], index: int, weights: dict[str, float] | None = None):
         """BM25 of unit `index` for the (deduplicated) query terms."""
         counts, length = self.counts[index], self.lengths[index]
-        norm = self.k1 * (1 - self.b + self.b * length / (self.mean_length or 1))
+        norm = K1 * (1 - B + B * length / (self.mean_length or 1))
         total = 0.0
         for term in dict.fromkeys(query):
             tf = counts.get(term, 0)
             if tf:
                 weight = (weights or {}).get(term, 1.0)
-                total += weight * self.idf(term) * tf * (self.k1 + 1) / (tf + norm)
+                total += weight * self.idf(term) * tf * (K1 + 1) / (tf + norm)
         return total
 
 

@@ -3,7 +3,7 @@
 Styles recognised: "Document: <Title>", "Exhibit A" / "Exhibit C - Earnout Terms" /
 "Exhibit C (Earnout Terms)", "Schedule 3" / "Schedule 3.12", Appendix / Annex /
 Attachment / Addendum labels, "the Escrow Agreement" (a capitalized name ending in a kind of
-document), "[Doc #12]", and file names such as "05_financial_adjustments_memo.pdf".
+document), and file names such as "05_financial_adjustments_memo.pdf".
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ _GENERIC = frozenset(stem(w.lower()) for w in _DOC_NOUNS.replace(" ", "|").split
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("document", re.compile(rf"\bDocument:\s+(?P<title>{_TITLE})")),
-    ("number", re.compile(r"\[?\bDoc(?:ument)?\s*#\s*(?P<label>\d+)\]?", re.I)),
     (
         "file",
         re.compile(
@@ -233,26 +232,12 @@ def resolve(
 ) -> str | None:
     """The path of the file `ref` points to, or None; never `source`, the citing file."""
     others = [t for t in targets if t.path != source]
-    if ref.kind == "file":
+    if ref.kind == "file":  # its path, else a file of that name in any folder
         name = ref.label.lower().removeprefix("./")
-        for t in others:
-            if t.path.lower() == name:
-                return t.path
-        name = name.rsplit("/", 1)[-1]
-        for t in others:
-            if t.path.lower().rsplit("/", 1)[-1] == name:
-                return t.path
-        stem_name = name.rsplit(".", 1)[0]
-        match = [
-            t for t in others if t.path.lower().rsplit("/", 1)[-1].rsplit(".", 1)[0] == stem_name
-        ]
-        return match[0].path if match else None
-    if ref.kind == "number":
-        number = int(ref.label)
-        for t in others:
-            lead = re.match(r"\d+", t.path.rsplit("/", 1)[-1])
-            if lead and int(lead.group(0)) == number:
-                return t.path
+        for key in (lambda path: path, lambda path: path.rsplit("/", 1)[-1]):
+            found = [t.path for t in others if key(t.path.lower()) == key(name)]
+            if found:
+                return found[0]
         return None
     best: tuple[float, str] | None = None
     for t in others:

@@ -55,8 +55,8 @@ PREFIX_LETTERS = 3
 _KINDS: dict[tuple[int, Same], tuple[Corpus, list[Value]]] = {}
 #: Entries `_KINDS` holds at most; the next one empties it first.
 _KEEP = 8
-_FUNCS = {"sum": ("SUM", "total"), "avg": ("AVG", "average"), "max": ("MAX", "largest"),
-          "min": ("MIN", "smallest")}  # fmt: skip
+#: The aggregates over the values, each with its figure's name.
+_FUNCS = {"sum": "total", "avg": "average", "max": "largest", "min": "smallest"}
 #: "across all clients", "over each of my statements", "in total over", "summed over my".
 _OVER = re.compile(
     r"\b(?:across|over|from|on|in|for|of)\s+(?:all|each|every|both)\b(?:\s+of\b)?"
@@ -377,7 +377,7 @@ def sameness_step(conversation: Conversation, corpus: Corpus) -> Action | None:
         return None
     queries = [t for t in turns[turns.index(last) + 1 :] if t.action.tool == "query_data"]
     if not queries:
-        func, name = _FUNCS[same.func]
+        func, name = same.func.upper(), _FUNCS[same.func]
         sql = (
             f"SELECT source_file, page, value, quote, {func}(value) OVER () AS {name}, "
             f"COUNT(value) OVER () AS counted FROM {ident(table)} ORDER BY source_file"
@@ -414,7 +414,7 @@ def _answer(same: Same, values: list[Value], query: Turn) -> Action | None:
     rows = rows_of(query)
     if not rows:
         return None
-    name = _FUNCS[same.func][1]
+    name = _FUNCS[same.func]
     label, symbol = values[0].label, currency(v.quote for v in values)
     figure = money(rows[0].get(name), symbol)
     read = [r for r in rows if r.get("value") is not None]

@@ -1,23 +1,14 @@
 """The folder a question names ("in my Taxes folder", "under Contracts", "in Invoices/2024"),
 so that file questions and reading stay within it.
 
-Phrases propose a name; the folders of the tree decide. A name counts only when it matches
-an actual folder, compared word by word on Snowball stems (case, singular or plural and the
-separators "_", "-", "." and space do not matter: "tax folder" is Taxes, "work contracts"
-is Work_Contracts). Three phrasings propose one:
-
-- a folder word: "in my Taxes folder", "the 2024 taxes directory" (the words before
-  "folder", longest first; several words may also name a nested folder by its last
-  segments, in any order: "2024 taxes" is Taxes/2024);
-- a path: "in Taxes/2024", "under Work/Contracts/" (its last segments);
-- a preposition and one word (in, under, inside, within, from): written as a name
-  ("in Downloads", "under Contracts"), after "my" ("in my downloads"), or any way at all
-  in a question about the files themselves (`files=True`: "the smallest file under
-  finance"). A number alone ("in 2024") is too often a year: it needs a folder word.
-
-Several folders matching one name (Invoices/2023 and Taxes/2023 for "the 2023 folder"):
-the shallowest, when it is the only one at its depth; otherwise none, and the question is
-answered over the whole tree as before.
+Phrases propose a name; only an actual folder of the tree, compared word by word on stems
+(case, plurals and the separators "_", "-", "." and space aside), decides. A name is
+proposed by a folder word ("the 2024 taxes directory": the words before it, longest first,
+maybe a nested folder's last segments in any order), by a path ("in Taxes/2024"), or by a
+preposition and one word: written as a name ("in Downloads"), after "my", or any way in a
+question about the files themselves (`files=True`). A number alone ("in 2024") needs a
+folder word. Of several matching folders, the shallowest when it alone is at its depth;
+otherwise none, and the question is about the whole tree.
 """
 
 from __future__ import annotations

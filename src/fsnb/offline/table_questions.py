@@ -1,26 +1,13 @@
 """Questions that ask for a figure computed over rows: totals, counts, averages, extremes.
 
-"How much did I spend on dining in March?" is not answered by a passage but by arithmetic
-over a table's rows. When a question asks for a sum, count, average, maximum or minimum
-(`aggregate_question`) and the documents that rank for it hold tables, the offline
-strategy takes these steps, each a real tool call:
-
-1. `extract_tables` on the best-ranked document with a table, to choose the table whose
-   caption, columns and rows fit the question;
-2. `load_table` of that table from every document that holds one with the same header
-   (a series of statements, of reports), into one scratchpad table;
-3. `query_data` for the values of its text columns that the question's words name
-   ("dining" -> category 'Dining'), prefix-matched on the words and their stems, and those
-   that hold the names it gives (`fsnb.offline.named`: "the Orchard Street lease");
-4. `query_data` for the aggregate itself, filtered by those values and by the months and
-   years the question names, counting the rows that hold each name and period;
-5. `query_data` for the rows that went in, spread over the documents they came from.
-
-The answer gives the figure, the SQL that computed it, and the rows quoted as the documents
-print them, each cited. Precision first: a name or period of the question that no row
-going in holds is said not found, and the figure over the rest given only as partial (no
-figure when no row holds them). A question whose words or names match no row, or whose
-figure would come from fewer rows than an aggregate needs, falls back to reading passages.
+For an aggregate question (`aggregate_question`) over documents with tables, each step is a
+real tool call: `extract_tables` of the best-ranked tabular document, to choose the table
+that fits; `load_table` of it from every document with the same header; `query_data` for
+the text-column values the question's words and names match ("dining" -> 'Dining'); the
+aggregate, filtered by those values and the months and years named; and the rows that went
+in. The answer gives the figure, its SQL and the rows, each cited. A name or period no row
+holds is said not found (the figure over the rest only as partial); a question that matches
+no row, or too few, falls back to reading passages.
 """
 
 from __future__ import annotations
@@ -188,15 +175,10 @@ def _tabular_document(corpus: Corpus, tried: set[str]) -> str | None:
     for ranked in corpus.ranking:
         if ranked.score <= 0:
             break
-        if ranked.path in tried:
-            continue
-        if _table_lines(corpus.docs[ranked.path].text) >= TABLE_LINES:
+        rows = sum(" | " in line for line in corpus.docs[ranked.path].text.splitlines())
+        if ranked.path not in tried and rows >= TABLE_LINES:
             return ranked.path
     return None
-
-
-def _table_lines(text: str) -> int:
-    return sum(1 for line in text.splitlines() if line.count(" | ") >= 1)
 
 
 def _choose_table(ask: Aggregate, turn: Turn) -> TableInfo | None:
