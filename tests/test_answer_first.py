@@ -187,11 +187,17 @@ ROVERLY, Reg. No. 4,000,001.
 """
 
 
-def test_a_list_question_opens_with_the_entries_of_the_sections_that_name_it(tmp_path: Path):
+def test_a_list_question_shows_first_the_entries_of_the_sections_that_name_it(tmp_path: Path):
+    """Quoted passages seldom hold a whole list, so the fitted answer model does not state
+    one as sure (fsnb/offline/data/weights.json); the entries still come first."""
     root = _make(tmp_path / "ip", schedule=IP, lease=LEASE)
-    first = _first_line(_explore("Which patents and patent applications does it hold?", root))
-    assert all(n in first for n in ("7,111,222", "7,333,444", "16/555,666"))
-    assert "ROVERLY" not in first and "lists what" not in first
+    result = _explore("Which patents and patent applications does it hold?", root)
+    said, shown = result.answer.split("The closest passages (I am not sure they answer it):")
+    assert said.startswith("I could not find this for certain") and "listing 1" in said
+    entries = shown.strip().split("\n- ")[:3]
+    for number, entry in zip(("7,111,222", "7,333,444", "16/555,666"), entries, strict=True):
+        assert number in entry
+    assert "ROVERLY" not in "".join(entries) and "lists what" not in "".join(entries)
 
 
 def test_how_many_wants_the_number_of_the_things_counted(staff: Path):

@@ -50,17 +50,35 @@ def test_the_first_line_says_why_in_the_trace_and_the_panel():
     assert result.answer.startswith("'Purchase Price' means")
     reason = result.trace_df().iloc[-1]["reason"]
     assert "Why this first line (" in reason and "p=" in reason and "value" in reason
+    assert "How sure the answer is: p=" in reason and "coverage" in reason
     assert panel.trace[-1]["reason"] == reason  # the panel's trace row shows it
 
 
-def test_an_unsure_first_line_is_not_stated(monkeypatch):
-    sure = model("lead")
-    strict = Model("lead", sure.value, sure.value_weight, sure.weights, threshold=0.999)
-    monkeypatch.setattr("fsnb.offline.lead.model", lambda name: strict)
-    explorer = Explorer(DATA / "large_acquisition", OfflineLLM())
-    result = explorer.run(QUESTION)
-    assert result.answer.startswith("I could not find this for certain: the passage that")
+def test_an_unsure_answer_is_not_stated_but_its_passages_are_shown(monkeypatch):
+    fitted = model("answer")
+    strict = Model("answer", {}, 0.0, fitted.weights, threshold=0.999)
+    monkeypatch.setattr("fsnb.offline.answer.model", lambda name: strict)
+    result = Explorer(DATA / "large_acquisition", OfflineLLM()).run(QUESTION)
+    said, shown = result.answer.split("The closest passages (I am not sure they answer it):")
+    assert said.startswith("I could not find this for certain: the passages that would")
+    assert "p=" in said and "coverage" in said
+    assert "'Purchase Price' means One Hundred Twenty-Five Million Dollars" in shown
     assert "Too unsure to answer" in result.trace_df().iloc[-1]["reason"]
+
+
+def test_the_answer_model_in_use_is_the_fit_of_the_stored_labels():
+    """bench/fit_answer.py --write fitted the "answer" model on bench/data/offline_answer.csv;
+    refitting gives the same weights, and left one corpus out at a time, the gate holds
+    back wrong answers at less than their cost in right ones."""
+    pytest.importorskip("scipy")
+    sys.path.insert(0, str(ROOT / "bench"))
+    import fit_answer
+
+    rows = fit_answer._read(fit_answer.LABELS)
+    assert fit_answer.fit(rows) == pytest.approx(dict(model("answer").weights), abs=1e-3)
+    assert model("answer").threshold == pytest.approx(fit_answer.THRESHOLD, abs=1e-4)
+    report = fit_answer.report(rows)
+    assert report["gain"] > 0 and report["precision_after"] > report["precision_before"]
 
 
 def test_the_fit_ranks_the_labelled_passages_better_than_chance():

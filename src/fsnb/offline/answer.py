@@ -3,7 +3,9 @@
 Candidates are the units of what the run read (`fsnb.offline.units`: sentences, short
 paragraphs, list items and table rows, and each run of items or rows as a group). They are
 scored with `fsnb.offline.passages`, chosen greedily, and written as markdown bullets in
-which every statement carries `[n]`, each `n` citing the exact text it quotes.
+which every statement carries `[n]`, each `n` citing the exact text it quotes. The fitted
+"answer" model (`judged`) says how likely the answer is right; under its threshold, the
+passages are shown as the closest ones, not stated as the answer.
 """
 
 from __future__ import annotations
@@ -13,18 +15,19 @@ from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
 from fsnb.offline.asked import SHOWN_WORDS, absent_words, apart_phrases, asks_for_list
-from fsnb.offline.lead import PARTS, Lead, first_line, overlaps
+from fsnb.offline.features import answer_features
+from fsnb.offline.lead import PARTS, Lead, first_line, listed, overlaps
 from fsnb.offline.passages import (
     FEATURES,
     WEAK_KINDS,
     Question,
     Scored,
-    kind_words,
     score_unit,
     select,
 )
 from fsnb.offline.quotes import quote_spans
 from fsnb.offline.ranking import BM25, document_terms, tokens
+from fsnb.offline.scoring import Explained, model
 from fsnb.offline.statements import DIGIT_WEIGHT, one_line, statement, unreferenced
 from fsnb.offline.tuning import Tuning
 from fsnb.offline.units import Unit
@@ -114,16 +117,25 @@ def extractive_answer(
     if not chosen or unsaid or not answers(question, chosen, stats, tuning, names):
         return _not_found(question, readings, chosen, documents, stats, tuning, unsaid)
     standing = {r.path: r.standing for r in readings}
-    lead = (
-        Lead(_listed(question, readings, stats, tuning))
-        if listing
-        else first_line(question, pool, stats, tuning, standing)
-    )
-    if lead.why is not None and not lead.sure:
-        doubt = f"the passage that would answer it is too unsure to state ({lead.why.why()})"
-        return _not_found(question, readings, chosen, documents, stats, tuning, [], doubt)
+    entries = listed(question, readings, stats, tuning) if listing else []
+    lead = Lead(entries) if entries else first_line(question, pool, stats, tuning, standing)
     lead = lead if lead.units else Lead(chosen[:1])
-    return _compose(question, chosen, lead, readings, stats, tuning, listing)
+    sure = judged(question, lead, stats, names)
+    if sure.probability < model("answer").threshold:
+        doubt = f"the passages that would answer it are too unsure to state ({sure.why()})"
+        others = [c for c in chosen if not overlaps(c.path, c.span, lead.units)]
+        shown = [*lead.units, *others[: tuning.related_statements]]
+        return _not_found(question, readings, shown, documents, stats, tuning, [], doubt)
+    return _compose(question, chosen, lead, readings, stats, tuning, listing, sure)
+
+
+def judged(question: Question, lead: Lead, stats: BM25, names: dict[str, set[str]]) -> Explained:
+    """How likely an answer that opens with `lead` is right: the fitted "answer" model
+    (`bench/fit_answer.py`) over what its first line, with its files' names (`names`: path
+    -> terms), holds of the question."""
+    held = set().union(*(c.terms | names.get(c.path, set()) for c in lead.units))
+    listing = asks_for_list(question.text)
+    return model("answer").judge(answer_features(question, held, stats.idf, listing))
 
 
 def answers(q: Question, chosen: list[Scored], stats: BM25, tuning: Tuning, names: dict) -> bool:
@@ -157,6 +169,7 @@ def _compose(
     stats: BM25,
     tuning: Tuning,
     listing: bool,
+    sure: Explained,
 ) -> Action:
     """The answer first: one line made of the sentence (or row, or item) that best covers
     each part of the question (for a list, the entries of the sections that name it);
@@ -182,6 +195,7 @@ def _compose(
     reason = f"Answered with {len(citations)} cited passages from {count} documents."
     if first.why is not None:
         reason += f" Why this first line ({lead[0].path}): {first.why.why()}."
+    reason += f" How sure the answer is: {sure.why()}."
     return Action.stop("\n".join(lines), reason, citations)
 
 
@@ -232,37 +246,6 @@ def _support(
         paths.add(item.path)
         shown |= new
     return out
-
-
-def _listed(
-    question: Question, readings: list[Reading], stats: BM25, tuning: Tuning
-) -> list[Scored]:
-    """For a question that asks for a list ("which patents and applications"), the entries
-    of the sections whose headings name what it asks for ("Issued patents", "Pending
-    applications"): the first sentence of each paragraph, item or row under them, from
-    the document whose headings name the most of the question (`list_heading` of its
-    weight at least); none when no document's do."""
-    kinds = kind_words(question)
-    weights = {t: stats.idf(t) * question.weight(t) for t in question.content if t not in kinds}
-    total = sum(weights.values()) or 1.0
-    best: tuple[float, list[Scored]] = (tuning.list_heading, [])
-    for reading in readings:
-        text = reading.document.text
-        named: set[str] = set()  # the question terms the headings so far name
-        heading: set[str] = set()  # those the current heading names
-        entries: list[Scored] = []
-        for block in blocks(text):
-            if block.kind == "heading":
-                heading = question.unit_terms(text[block.start : block.end]) & weights.keys()
-                named |= heading
-            elif heading and reading.shown(block.start):
-                first = sentences(text, block)[0]
-                piece = text[first.start : first.end]
-                entries.append(Scored(reading.path, first, piece, 0.0, set(heading), set()))
-        share = sum(weights[t] for t in named if any(t in e.terms for e in entries)) / total
-        if len(entries) >= 2 and share >= best[0]:
-            best = (share, entries[: tuning.max_statements])
-    return best[1]
 
 
 def _size(item: Scored) -> int:
@@ -355,8 +338,8 @@ def _not_found(
 ) -> Action:
     """Says plainly that the documents read do not state what was asked (`unsaid`: the
     words or phrase they lack, when known), what was looked for, and the closest related
-    passages, cited as related, not as the answer; `doubt`: why the best passage was not
-    stated, when it was too unsure."""
+    passages, cited as related, not as the answer; `doubt`: why the passages `chosen`
+    (the would-be first line first) were not stated, when they were too unsure."""
     covered = set().union(*(c.terms for c in chosen)) if chosen else set()
     words = [
         w.removesuffix("'s").removesuffix("’s") for w in re.findall(r"[\w'’-]+", question.text)
@@ -378,9 +361,16 @@ def _not_found(
         f"I looked for {_phrase(_searched(question, words))} {where}."
     ]
     citations: list[CitedSource] = []
-    related = sorted(chosen, key=lambda c: -c.score)[: tuning.related_statements]
+    # unsure: the would-be answer's first line, then the best others; not found: the best
+    related = (
+        chosen if doubt else sorted(chosen, key=lambda c: -c.score)[: tuning.related_statements]
+    )
     if related:
-        lines.append("\nClosest related passages (they do not answer it):")
+        lines.append(
+            "\nThe closest passages (I am not sure they answer it):"
+            if doubt
+            else "\nClosest related passages (they do not answer it):"
+        )
         lines += [
             f"- {_cited(item, documents, stats, question, tuning, citations)}" for item in related
         ]

@@ -22,7 +22,7 @@ _VERBS_IN_S = (
 )
 #: A question that asks for every item of something keeps its list.
 _LIST = re.compile(
-    r"\b(?:list|all|every|each|enumerate|summari[sz]e|overview|complete picture|timeline|"
+    r"\b(?:list|all|enumerate|summari[sz]e|overview|complete picture|timeline|"
     rf"what are the|who are|(?:which|what) (?!(?:{_VERBS_IN_S})\b)\w{{2,}}[^\Ws]s\b)",
     re.IGNORECASE,
 )

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from itertools import pairwise
 
 from fsnb.offline.passages import (
@@ -165,3 +166,20 @@ _COUNTED = re.compile(
     re.IGNORECASE,
 )
 _COUNT = frozenset({"number"})
+
+
+#: The features of an answer's first line, in the order the weights file lists them.
+ANSWER_NAMES = ("bias", "coverage", "listing")
+
+
+def answer_features(
+    question: Question, held: set[str], idf: Callable[[str], float], listing: bool
+) -> dict[str, float]:
+    """What the answer's first line holds of the question, for the "answer" model:
+    coverage, the share of the question's words (by IDF weight) among the terms `held` by
+    its units and their files' names; listing, 1 when the question asks for every item of
+    something ("list the conditions", "which patents"), seldom all in the passages quoted."""
+    weights = {t: idf(t) * question.weight(t) for t in question.content}
+    total = sum(weights.values())
+    coverage = sum(w for t, w in weights.items() if t in held) / total if total else 0.0
+    return {"coverage": coverage, "listing": float(listing)}

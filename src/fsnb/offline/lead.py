@@ -4,22 +4,27 @@
 Each unit is described for each part by named features (`fsnb.offline.features`) and
 scored by the fitted "lead" model (`fsnb.offline.scoring`); the best unit of each part
 joins the line, and the first one's score says why it was chosen and how sure the choice
-is (`Lead.why`).
+is (`Lead.why`). A question that asks for a list opens instead with the entries of the
+sections whose headings name it (`listed`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fsnb.offline.features import PARTS, Part, parts
-from fsnb.offline.passages import WEAK_KINDS, Question, Scored
+from fsnb.offline.passages import WEAK_KINDS, Question, Scored, kind_words
 from fsnb.offline.ranking import BM25
 from fsnb.offline.scoring import Explained, model
 from fsnb.offline.statements import statement
 from fsnb.offline.tuning import Tuning
-from fsnb.text.segments import Span, sentences
+from fsnb.text.segments import Span, blocks, sentences
 
-__all__ = ["PARTS", "Lead", "first_line", "overlaps"]
+if TYPE_CHECKING:
+    from fsnb.offline.answer import Reading
+
+__all__ = ["PARTS", "Lead", "first_line", "listed", "overlaps"]
 
 
 @dataclass(frozen=True)
@@ -28,11 +33,6 @@ class Lead:
 
     units: list[Scored]
     why: Explained | None = None
-
-    @property
-    def sure(self) -> bool:
-        """Whether the model is sure enough of the first unit to state it as the answer."""
-        return self.why is not None and self.why.probability >= model("lead").threshold
 
 
 def first_line(
@@ -115,3 +115,34 @@ def overlaps(path: str, span: Span, others: list[Scored]) -> bool:
     return any(
         o.path == path and o.span.start < span.end and span.start < o.span.end for o in others
     )
+
+
+def listed(
+    question: Question, readings: list[Reading], stats: BM25, tuning: Tuning
+) -> list[Scored]:
+    """For a question that asks for a list ("which patents and applications"), the entries
+    of the sections whose headings name what it asks for ("Issued patents", "Pending
+    applications"): the first sentence of each paragraph, item or row under them, from
+    the document whose headings name the most of the question (`list_heading` of its
+    weight at least); none when no document's do."""
+    kinds = kind_words(question)
+    weights = {t: stats.idf(t) * question.weight(t) for t in question.content if t not in kinds}
+    total = sum(weights.values()) or 1.0
+    best: tuple[float, list[Scored]] = (tuning.list_heading, [])
+    for reading in readings:
+        text = reading.document.text
+        named: set[str] = set()  # the question terms the headings so far name
+        heading: set[str] = set()  # those the current heading names
+        entries: list[Scored] = []
+        for block in blocks(text):
+            if block.kind == "heading":
+                heading = question.unit_terms(text[block.start : block.end]) & weights.keys()
+                named |= heading
+            elif heading and reading.shown(block.start):
+                first = sentences(text, block)[0]
+                piece = text[first.start : first.end]
+                entries.append(Scored(reading.path, first, piece, 0.0, set(heading), set()))
+        share = sum(weights[t] for t in named if any(t in e.terms for e in entries)) / total
+        if len(entries) >= 2 and share >= best[0]:
+            best = (share, entries[: tuning.max_statements])
+    return best[1]

@@ -15,20 +15,20 @@ from __future__ import annotations
 import calendar
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any
 
 from fsnb.db.columns import sanitize
 from fsnb.db.sql import ident
 from fsnb.documents import Document
 from fsnb.index.metadata import dates_in
+from fsnb.offline.amounts import AMOUNT, currency, labelled, money
 from fsnb.offline.corpus import Corpus
 from fsnb.offline.named import names, periods
 from fsnb.offline.progress import read_so_far
 from fsnb.offline.ranking import QUESTION_WORDS, path_words
-from fsnb.offline.table_questions import aggregate_question, cite, currency, money, rows_of
+from fsnb.offline.table_questions import aggregate_question, cite, rows_of
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
 from fsnb.text.words import tokenize
 from fsnb.tools.reading import PAGE_CHARS
@@ -64,12 +64,6 @@ _OVER = re.compile(
     r"|\b(?:in\s+total|summ?ed(?:\s+up)?)\s+(?:over|across)\b",
     re.IGNORECASE,
 )
-_MONEY = re.compile(
-    r"(?<![\w./-])(\()?(-)?\s?([$€£¥₹])?\s?(-)?(\d{1,3}(?:,\d{3})+(?:\.\d\d)?|\d+\.\d\d|\d+)"
-    r"(?![\w%/]|[.,]\d)(\))?"
-)
-#: What ends a label before an amount: a table cell, a colon, a sentence, a box number.
-_SEPARATOR = re.compile(r"[|:;]|\.\s|(?<!\S)\d{1,2}[a-z]?(?=\s+[A-Z])")
 _PROVENANCE = "source_file VARCHAR, page INTEGER, quote VARCHAR"
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 #: A year in a path or text, "award_2023.pdf" included (no word boundary after "_").
@@ -150,50 +144,6 @@ def sameness_question(task: str) -> Same | None:
     return Same(func, tuple(dict.fromkeys(words)), years, fallback, given, bool(over), months)
 
 
-def _amount(match: re.Match[str]) -> float | None:
-    """A printed amount's value: one with a currency sign, cents or thousands separators."""
-    opened, minus, sign, minus2, digits, closed = match.groups()
-    if not (sign or "." in digits or "," in digits):
-        return None
-    value = float(digits.replace(",", ""))
-    return -value if minus or minus2 or (opened and closed) else value
-
-
-def _label(before: str) -> tuple[int, str]:
-    """The label an amount follows (where it starts in `before`, its words): the text after
-    the last separator before the amount."""
-    trimmed = before.rstrip(" |:;*_-\t#")  # "## $318.27": a value printed large
-    cut = max((m.end() for m in _SEPARATOR.finditer(trimmed)), default=0)
-    text = trimmed[cut:]
-    return cut + len(text) - len(text.lstrip()), " ".join(text.split())
-
-
-class Labelled(NamedTuple):
-    """An amount with the label before it (`amount` None: a label with no amount after it)."""
-
-    offset: int
-    label: str
-    amount: float | None
-    quote: str
-
-
-def _units(text: str) -> Iterator[Labelled]:
-    """Each amount with its label, and each line's label after its last amount, which has
-    none."""
-    for line in re.finditer(r"[^\n]*\S[^\n]*", text):
-        at, shown = 0, line.group(0)
-        for m in _MONEY.finditer(shown):
-            if (amount := _amount(m)) is not None:
-                begin, label = _label(shown[at : m.start()])
-                yield Labelled(
-                    line.start() + at + begin, label, amount, shown[at + begin : m.end()]
-                )
-                at = m.end()
-        begin, label = _label(shown[at:])
-        if label:
-            yield Labelled(line.start() + at + begin, label, None, label)
-
-
 def _matches(stem: str, words: list[str]) -> float:
     if any(w.startswith(stem) or (len(w) >= PREFIX_LETTERS and stem.startswith(w)) for w in words):
         return 1.0
@@ -223,7 +173,7 @@ def read_value(path: str, doc: Document, same: Same) -> Value | None:
 
 
 def _read(path: str, doc: Document, words: tuple[str, ...], naming: set[str]) -> Value | None:
-    units = list(_units(doc.text))
+    units = list(labelled(doc.text))
     title = set(tokenize(doc.title))  # a heading that repeats the title labels nothing
     scores = [
         0.0
@@ -286,7 +236,7 @@ def same_kind(corpus: Corpus, same: Same) -> list[Value]:
                 del values[path]
     docs = corpus.docs
     marks = {  # what a template shares: words, title, file name
-        p: [set(tokenize(t)) for t in (_MONEY.sub(" ", docs[p].text), docs[p].title, _name(p))]
+        p: [set(tokenize(t)) for t in (AMOUNT.sub(" ", docs[p].text), docs[p].title, _name(p))]
         for p in values
     }
     peers = {

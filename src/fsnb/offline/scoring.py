@@ -61,11 +61,19 @@ class Model:
 
     def score(self, features: Mapping[str, float]) -> Explained:
         """The candidate's score (names the model lacks give nothing), explained."""
-        value = sum(w * features.get(n, 0.0) for n, w in self.value.items())
-        gave = [("value", value, self.value_weight * math.log(VALUE_FLOOR + value))]
+        gave = []
+        if self.value:
+            value = sum(w * features.get(n, 0.0) for n, w in self.value.items())
+            gave.append(("value", value, self.value_weight * math.log(VALUE_FLOOR + value)))
         for name, weight in self.weights.items():
             gave.append((name, features.get(name, 0.0), weight * features.get(name, 0.0)))
         return Explained(sum(g[2] for g in gave), tuple(gave))
+
+    def judge(self, features: Mapping[str, float]) -> Explained:
+        """The score of a yes-or-no model (a logistic regression: its weights, "bias"
+        among them), with its probability of yes."""
+        scored = self.score(features | {"bias": 1.0})
+        return replace(scored, probability=1 / (1 + math.exp(-scored.score)))
 
     def choose(self, scores: Sequence[Explained]) -> int:
         """The index of the best of `scores` (the first among equals)."""

@@ -20,6 +20,7 @@ from typing import Any
 
 from fsnb.db.scratchpad import sanitize
 from fsnb.db.sql import ident, literal
+from fsnb.offline.amounts import currency, money, printed
 from fsnb.offline.corpus import Corpus
 from fsnb.offline.named import Aggregate, Named, Unmatched, aggregate_question, holds
 from fsnb.offline.ranking import path_words
@@ -52,7 +53,6 @@ _SUMMARY = r"(?i)^\s*(?:grand\s+|sub-?)?totals?\b|^\s*all\s+others?\b"
 _NUMERIC = ("DOUBLE", "DECIMAL", "INTEGER", "BIGINT")
 _DATES = ("DATE", "TIMESTAMP")
 _PROVENANCE = ("source_file", "page", "source_row")
-_CURRENCY = re.compile(r"([$€£¥₹])\s?\(?-?\d|-\s?([$€£¥₹])\d")
 
 
 # -- the steps ---------------------------------------------------------------------------
@@ -477,36 +477,10 @@ def _quote(corpus: Corpus, row: Mapping[str, Any], plan: Plan) -> tuple[str, int
             if (
                 " | " in line
                 and all(t in line for t in texts)
-                and all(_printed(n, line) for n in numbers)
+                and all(printed(n, line) for n in numbers)
             ):
                 return line.strip(), page
     return (max(texts, key=len) if texts else str(row.get(plan.measure or "", ""))), page
-
-
-def _printed(number: float, line: str) -> bool:
-    """Whether `line` prints `number` (with or without thousands separators)."""
-    magnitude = abs(float(number))
-    forms = {f"{magnitude:,.2f}", f"{magnitude:.2f}"}
-    if magnitude == int(magnitude):
-        forms |= {f"{int(magnitude):,}", str(int(magnitude))}
-    return any(re.search(rf"(?<![\d.]){re.escape(f)}(?![\d])", line) for f in forms)
-
-
-def currency(quotes: Any) -> str:
-    """The currency symbol the quoted rows print their amounts with, if any."""
-    for quote in quotes:
-        if found := _CURRENCY.search(quote):
-            return found.group(1) or found.group(2)
-    return ""
-
-
-def money(value: Any, symbol: str) -> str:
-    if value is None:
-        return "nothing"
-    number = float(value)
-    if symbol:
-        return f"{'-' if number < 0 else ''}{symbol}{abs(number):,.2f}"
-    return f"{number:,.2f}" if number != int(number) else f"{int(number):,}"
 
 
 __all__ = ["Aggregate", "Plan", "aggregate_question", "table_step"]
