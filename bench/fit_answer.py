@@ -22,7 +22,6 @@ others, how many of its right and wrong answers would be stated or held back.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import math
 import os
@@ -35,7 +34,12 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from fit_offline import WEIGHTS, WRONG_COST  # noqa: E402
+from fit_offline import (  # noqa: E402
+    WEIGHTS,
+    WRONG_COST,
+    _write,
+)
+from fit_offline import _read as read_labels  # noqa: E402
 from quality import HELD_OUT, score_question  # noqa: E402
 
 LABELS = ROOT / "bench" / "data" / "offline_answer.csv"
@@ -130,19 +134,11 @@ def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _read(path: Path) -> list[dict[str, Any]]:
-    with path.open(encoding="utf-8", newline="") as handle:
-        return [
-            {k: v if k in ("corpus", "question") else float(v) for k, v in row.items()}
-            for row in csv.DictReader(handle)
-        ]
-
-
-def _write(path: Path, rows: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    """The stored labels, numbers as floats."""
+    return [
+        {k: v if k in ("corpus", "question") else float(v) for k, v in row.items()}
+        for row in read_labels(path)
+    ]
 
 
 def main() -> None:
