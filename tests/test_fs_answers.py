@@ -131,6 +131,7 @@ def test_document_questions_are_not_file_questions(question: str, folder: Path):
         ("How many markdown files are there?", "count", ("file_types", "md,markdown")),
         ("How many Excel workbooks are in finance?", "count", ("file_types", "xlsx,xls")),
         ("How many workbooks are there?", "count", ("file_types", "xlsx,xls")),
+        ("How many PDF docs does the finance folder hold?", "count", ("file_types", "pdf")),
         ("Which file is a PowerPoint presentation?", "types", ("file_types", "pptx,ppt")),
         ("Which files are slide decks?", "types", ("file_types", "pptx,ppt")),
         ("List files smaller than 10 KB", "size", ("size_range", "<10KB")),

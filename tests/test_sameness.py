@@ -328,3 +328,19 @@ def test_a_year_in_the_file_name_dates_the_document(tmp_path):
     result = _explore(asked, root, tmp_path / "y.duckdb")
     assert result.answer.startswith("**$70,500.00** is the total of 'Amount awarded'")
     assert "2023" not in result.answer.split("```")[0]
+
+
+def test_what_bills_or_invoices_add_up_to_is_a_total_of_their_own_amounts(bills, tmp_path):
+    summed = _explore("What did my 2024 electric bills add up to?", bills, tmp_path / "a.duckdb")
+    assert summed.answer.startswith("**$323.01** is the total of 'Amount due'")
+    invoices = tmp_path / "office" / "Invoices" / "Copperline"
+    invoices.mkdir(parents=True)
+    for number, payable in ((1, "$1,150.00"), (2, "$1,411.25")):
+        (invoices / f"CTS-{number}.md").write_text(
+            f"# Copperline Technology Services\n\nInvoice CTS-{number}\n\n"
+            f"Managed IT support | $1,150.00\n\nAmount payable | {payable}\n"
+        )
+    result = _explore(
+        "What do the Copperline invoices add up to?", invoices.parents[1], tmp_path / "c"
+    )
+    assert result.answer.startswith("**$2,561.25** is the total of 'Amount payable'")

@@ -33,7 +33,7 @@ NOTE = "_(offline backend: answered from the file system, no LLM)_"
 
 _FILES = r"(?:files?|documents?)"
 #: What a person calls files of a kind ("Excel workbooks", "a PowerPoint presentation").
-_NOUNS = r"(?:files?|documents?|workbooks?|spreadsheets?|presentations?|decks?)"
+_NOUNS = r"(?:files?|documents?|docs|workbooks?|spreadsheets?|presentations?|decks?)"
 _TYPES = {
     "word": "docx,doc",
     "excel": "xlsx,xls",

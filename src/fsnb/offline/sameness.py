@@ -80,10 +80,10 @@ _VERBS = set(tokenize("pay paid spend spent earn earned receive received charge 
 #: What a verb of the question names on a bill or a form when the documents' own words are
 #: all the question says of the value ("how much did I pay for water": the amount due).
 _VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed"), ("due",))
-#: The labels of a document's own amount, tried in turn (a bill's, then a receipt's).
-DOCUMENT_AMOUNT = (("due",), ("total",))
+#: The labels of a document's own amount, tried in turn (a bill's, an invoice's, a receipt's).
+DOCUMENT_AMOUNT = (("due",), ("payable",), ("total",))
 #: Words that say how to aggregate, not which value.
-_NOT_LABEL = set(tokenize("total sum summed average mean combined altogether overall amount"))
+_NOT_LABEL = set(tokenize("total sum summed average mean combined altogether overall amount add"))
 _NOT_LABEL |= set(tokenize("value figure highest largest lowest smallest maximum minimum"))
 
 
