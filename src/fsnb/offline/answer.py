@@ -120,7 +120,7 @@ def extractive_answer(
     entries = listed(question, readings, stats, tuning) if listing else []
     lead = Lead(entries) if entries else first_line(question, pool, stats, tuning, standing)
     lead = lead if lead.units else Lead(chosen[:1])
-    sure = judged(question, lead, stats, names)
+    sure = judged(question, lead, stats, names, tuning)
     if sure.probability < model("answer").threshold:
         doubt = f"the passages that would answer it are too unsure to state ({sure.why()})"
         others = [c for c in chosen if not overlaps(c.path, c.span, lead.units)]
@@ -129,13 +129,14 @@ def extractive_answer(
     return _compose(question, chosen, lead, readings, stats, tuning, listing, sure)
 
 
-def judged(question: Question, lead: Lead, stats: BM25, names: dict[str, set[str]]) -> Explained:
+def judged(
+    question: Question, lead: Lead, stats: BM25, names: dict[str, set[str]], tuning: Tuning
+) -> Explained:
     """How likely an answer that opens with `lead` is right: the fitted "answer" model
     (`bench/fit_answer.py`) over what its first line, with its files' names (`names`: path
     -> terms), holds of the question."""
     held = set().union(*(c.terms | names.get(c.path, set()) for c in lead.units))
-    listing = asks_for_list(question.text)
-    return model("answer").judge(answer_features(question, held, stats.idf, listing))
+    return model("answer").judge(answer_features(question, held, stats.idf, tuning))
 
 
 def answers(q: Question, chosen: list[Scored], stats: BM25, tuning: Tuning, names: dict) -> bool:

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable
 from itertools import pairwise
 
+from fsnb.offline.asked import asks_for_list
 from fsnb.offline.passages import (
     FULL_DATE,
     VAGUE_VERBS,
@@ -173,13 +174,16 @@ ANSWER_NAMES = ("bias", "coverage", "listing")
 
 
 def answer_features(
-    question: Question, held: set[str], idf: Callable[[str], float], listing: bool
+    question: Question, held: set[str], idf: Callable[[str], float], tuning: Tuning
 ) -> dict[str, float]:
     """What the answer's first line holds of the question, for the "answer" model:
-    coverage, the share of the question's words (by IDF weight) among the terms `held` by
-    its units and their files' names; listing, 1 when the question asks for every item of
-    something ("list the conditions", "which patents"), seldom all in the passages quoted."""
+    coverage, the share of the words its parts ask about (by IDF weight; not their vague
+    verbs nor the noun of "that person") among the terms `held` by its units and their
+    files' names; listing, 1 when the question asks for every item of something ("list
+    the conditions", "which patents"), seldom all in the passages quoted."""
     weights = {t: idf(t) * question.weight(t) for t in question.content}
-    total = sum(weights.values())
-    coverage = sum(w for t, w in weights.items() if t in held) / total if total else 0.0
-    return {"coverage": coverage, "listing": float(listing)}
+    asked = set().union(*(p.topic.keys() | p.kind.keys() for p in parts(question, weights, tuning)))
+    asked = asked or set(weights)
+    total = sum(weights[t] for t in asked)
+    coverage = sum(weights[t] for t in asked & held) / total if total else 0.0
+    return {"coverage": coverage, "listing": float(asks_for_list(question.text))}
