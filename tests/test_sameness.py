@@ -344,3 +344,11 @@ def test_what_bills_or_invoices_add_up_to_is_a_total_of_their_own_amounts(bills,
         "What do the Copperline invoices add up to?", invoices.parents[1], tmp_path / "c"
     )
     assert result.answer.startswith("**$2,561.25** is the total of 'Amount payable'")
+
+
+def test_what_a_company_billed_altogether_is_the_total_due(bills, tmp_path):
+    asked = "What did Lakeside Power bill me for in 2024 altogether?"
+    billed = _explore(asked, bills, tmp_path / "b.duckdb")
+    assert billed.answer.startswith("**$323.01** is the total of 'Amount due'")
+    come = _explore("What do my 2024 electric bills come to?", bills, tmp_path / "c.duckdb")
+    assert come.answer.startswith("**$323.01** is the total of 'Amount due'")

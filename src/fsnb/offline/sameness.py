@@ -76,15 +76,15 @@ _SAME_VALUE = [
     set(tokenize("fee fees charge charges charged")),
 ]
 #: Verbs of a question that name the value only when nothing else does ("how much did I pay").
-_VERBS = set(tokenize("pay paid spend spent earn earned receive received charge charged owe"))
+_VERBS = set(tokenize("pay paid spend spent earn earned receive received charge charged owe bill"))
 #: What a verb of the question names on a bill or a form when the documents' own words are
 #: all the question says of the value ("how much did I pay for water": the amount due).
-_VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed"), ("due",))
+_VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed bill billed"), ("due",))
 #: The labels of a document's own amount, tried in turn (a bill's, an invoice's, a receipt's).
 DOCUMENT_AMOUNT = (("due",), ("payable",), ("total",))
 #: Words that say how to aggregate, not which value.
-_NOT_LABEL = set(tokenize("total sum summed average mean combined altogether overall amount add"))
-_NOT_LABEL |= set(tokenize("value figure highest largest lowest smallest maximum minimum"))
+_NOT_LABEL = set(tokenize("total sum summed average mean combined altogether overall amount"))
+_NOT_LABEL |= set(tokenize("add come value figure highest largest lowest smallest maximum minimum"))
 
 
 @dataclass(frozen=True)
