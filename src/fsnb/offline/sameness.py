@@ -65,7 +65,6 @@ _OVER = re.compile(
     re.IGNORECASE,
 )
 _PROVENANCE = "source_file VARCHAR, page INTEGER, quote VARCHAR"
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 #: A year in a path or text, "award_2023.pdf" included (no word boundary after "_").
 _PATH_YEAR = re.compile(r"(?<![\d.,$])(?:19|20)\d\d(?!\d)")
 _YEAR_MONTH = re.compile(r"(?<!\d)((?:19|20)\d\d)[-_/](0[1-9]|1[0-2])(?!\d)")
@@ -134,10 +133,10 @@ def sameness_question(task: str) -> Same | None:
     words = [w for w in tokenize(periods(asked)[1]) if w not in skip and w[0].isalpha()]
     verbs = [w for w in words if w in _VERBS]
     words = [w for w in words if w not in _VERBS] or words  # "how much interest did I pay"
-    years = tuple(sorted({int(y) for y in _YEAR.findall(task)}))
     fallback = tuple(dict.fromkeys(x for v in verbs for x in _VERB_LABELS.get(v, ())))
     spans, rest = periods(task)
     given = tuple(n.pattern for n in names(rest))
+    years = tuple(sorted({span.year for span in spans if span.year is not None}))
     months = tuple(sorted({m for span in spans for m in span.months}))
     if not words:
         return None
