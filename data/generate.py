@@ -17,6 +17,9 @@ Usage: ``python data/generate.py``. Output is deterministic (byte-identical on r
                                development corpus
 - ``data/personal/``          a home folder of paperwork (tax forms, receipts, statements,
                                contracts, Downloads); held out: never tuned on
+- ``data/contractor/``        a small building contractor's project drive (bids, subcontracts,
+                               change orders, permits, inspections, supplier invoices,
+                               timesheets, job costs, safety notes, an archive); held out too
 
 Each corpus gets a ``questions.json`` whose facts are checked against the text written.
 """
@@ -32,6 +35,7 @@ DATA_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(DATA_DIR))
 
 from _gen import (  # noqa: E402
+    contractor_corpus,
     household_corpus,
     large_corpus,
     mixed_corpus,
@@ -51,6 +55,7 @@ BUILDERS: tuple[Callable[[Path], CorpusResult], ...] = (
     household_corpus.build,
     smallorg_corpus.build,
     personal_corpus.build,
+    contractor_corpus.build,
 )
 
 

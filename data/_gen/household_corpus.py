@@ -12,6 +12,7 @@ from pathlib import Path
 from . import household_docs as docs
 from .common import CorpusResult
 from .household_docs import money
+from .paraphrase import with_paraphrases
 
 NAME = "household"
 YEAR = 2024
@@ -270,7 +271,9 @@ def build(root: Path) -> CorpusResult:
 
 
 def questions() -> list:
-    """The corpus's questions (data/_gen/household_questions.py)."""
+    """The corpus's questions (data/_gen/household_questions.py), then their paraphrases
+    (data/_gen/household_paraphrases.py)."""
+    from .household_paraphrases import PARAPHRASES
     from .household_questions import questions as build_questions
 
-    return build_questions()
+    return with_paraphrases(build_questions(), PARAPHRASES)

@@ -10,6 +10,7 @@ from . import large_docs_1, large_docs_2, large_docs_3
 from .common import CorpusResult
 from .filler import FillerContext, filler_sections
 from .large_meta import BY_KEY, LARGE_DOCS, D, LargeDocMeta
+from .paraphrase import with_paraphrases
 from .pdf import Block, PdfDoc, write_pdf
 from .questions import Question, absent, q
 
@@ -97,7 +98,7 @@ def _f(key: str) -> str:
     return BY_KEY[key].filename
 
 
-def questions() -> list[Question]:
+def _originals() -> list[Question]:
     """Evaluation questions for the large corpus."""
     return [
         q(
@@ -319,3 +320,130 @@ def questions() -> list[Question]:
             "What does the environmental impact study say about InnovateTech's data centers?",
         ),
     ]
+
+
+def questions() -> list[Question]:
+    """The original questions and their paraphrases."""
+    return with_paraphrases(_originals(), PARAPHRASES)
+
+
+#: Paraphrases of the questions above (the same facts asked in other words), written
+#: before the offline answerer was run on them.
+PARAPHRASES = (
+    ("large-p01", "large-01", "How much is GlobalTech paying for InnovateTech overall?"),
+    (
+        "large-p02",
+        "large-02",
+        "What retention bonus is InnovateTech's chief technology officer getting, and who is that?",
+    ),
+    ("large-p03", "large-03", "List InnovateTech's patents, including any pending applications."),
+    (
+        "large-p04",
+        "large-04",
+        "Where does each customer consent or change-of-control notice stand? Which customers need "
+        "one?",
+    ),
+    (
+        "large-p05",
+        "large-05",
+        "How much could InnovateTech's open lawsuits cost in total, and how much of that would "
+        "insurance cover?",
+    ),
+    (
+        "large-p06",
+        "large-06",
+        "Explain the escrow arrangement and how the payment for InnovateTech is structured.",
+    ),
+    ("large-p07", "large-07", "What are the conditions to closing, and has each one been met yet?"),
+    (
+        "large-p08",
+        "large-08",
+        "Tell me about MegaCorp as an InnovateTech customer: how much revenue it brings in, its "
+        "contract terms, whether it has consented, and the risks.",
+    ),
+    (
+        "large-p09",
+        "large-09",
+        "Give me an overview of the deal's money terms: purchase price, adjustments, escrow, "
+        "earnout and share consideration.",
+    ),
+    (
+        "large-p10",
+        "large-10",
+        "What does the legal opinion letter conclude, and which documents cite it?",
+    ),
+    (
+        "large-p11",
+        "large-11",
+        "I need everything on InnovateTech's intellectual property: patents, trademarks, "
+        "assignments, plus any IP risks or lawsuits.",
+    ),
+    (
+        "large-p12",
+        "large-12",
+        "What do the parties still owe once the deal has closed, and by when?",
+    ),
+    (
+        "large-p13",
+        "large-13",
+        "What consulting fee does the founder get post-closing, and how long does the arrangement "
+        "run?",
+    ),
+    ("large-p14", "large-14", "What territory do the non-competes cover, and for how many months?"),
+    (
+        "large-p15",
+        "large-15",
+        "What's the monthly fee for post-closing transition services, and which company provides "
+        "them?",
+    ),
+    (
+        "large-p16",
+        "large-16",
+        "How much GlobalTech stock goes to the sellers, and what is each share valued at?",
+    ),
+    (
+        "large-p17",
+        "large-17",
+        "Who audited InnovateTech's 2024 financials, and what audit opinion did they issue?",
+    ),
+    (
+        "large-p18",
+        "large-18",
+        "What's the term of the NDA between GlobalTech and InnovateTech, and when was it signed?",
+    ),
+    (
+        "large-p19",
+        "large-19",
+        "Who's InnovateTech's biggest supplier by yearly commitment, and what's the amount?",
+    ),
+    (
+        "large-p20",
+        "large-20",
+        "When does the DATAFLOW PRO trademark need renewing, and what's its registration number?",
+    ),
+    (
+        "large-p21",
+        "large-21",
+        "How will InnovateTech's retirement plan be handled once the acquisition closes?",
+    ),
+    (
+        "large-p22",
+        "large-22",
+        "Can the sellers get paid more than the purchase price later on? What milestones would "
+        "they have to hit?",
+    ),
+    (
+        "large-p23",
+        "large-23",
+        "How much are the key employee retention bonuses in total, and on what dates are they paid "
+        "out?",
+    ),
+    ("large-p24", "large-24", "What percentage of InnovateTech's employees quit each year?"),
+    ("large-p25", "large-25", "What were the results of InnovateTech's pen test?"),
+    ("large-p26", "large-26", "Who is the head of marketing at InnovateTech?"),
+    (
+        "large-p27",
+        "large-27",
+        "Tell me the findings of the environmental assessment of InnovateTech's data centers.",
+    ),
+)

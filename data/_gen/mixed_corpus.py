@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .common import CorpusResult
 from .office import save_office
+from .paraphrase import with_paraphrases
 from .questions import Question, absent, q
 
 NAME = "mixed"
@@ -398,7 +399,7 @@ def _check_awkward(out: Path) -> None:
         raise ValueError("firmware.bin must contain NUL bytes")
 
 
-def questions() -> list[Question]:
+def _originals() -> list[Question]:
     """Evaluation questions for the mixed corpus."""
     return [
         q(
@@ -481,7 +482,6 @@ def questions() -> list[Question]:
         absent("mixed-12", "What warranty period applies to the Crawler robot's batteries?"),
         absent("mixed-13", "Which firm audits Bluefin's financial statements?"),
         absent("mixed-14", "What interest rate is charged on Northwind's acquisition loan?"),
-        *_aggregates(),
     ]
 
 
@@ -505,3 +505,86 @@ def _aggregates() -> list[Question]:
         ("mixed-17", "What is the total ARR of the customers whose contracts renew in 2024?"),
     ]
     return [combined] + [absent(qid, text) for qid, text in unmatched]
+
+
+def questions() -> list[Question]:
+    """The original questions and their paraphrases."""
+    return with_paraphrases([*_originals(), *_aggregates()], PARAPHRASES)
+
+
+#: Paraphrases of the questions above (the same facts asked in other words), written
+#: before the offline answerer was run on them.
+PARAPHRASES = (
+    (
+        "mixed-p01",
+        "mixed-01",
+        "How much money is set aside for Bluefin's IT and security integration, and who's in "
+        "charge of it?",
+    ),
+    (
+        "mixed-p02",
+        "mixed-02",
+        "Was there a competing offer for Bluefin Robotics, and how did it turn out?",
+    ),
+    (
+        "mixed-p03",
+        "mixed-03",
+        "How many months does the escrow last on the Bluefin deal, and what's the target closing "
+        "date?",
+    ),
+    ("mixed-p04", "mixed-04", "What's the biggest annual cost saving expected from the deal?"),
+    ("mixed-p05", "mixed-05", "Who is acting as Northwind's financial adviser for the deal?"),
+    (
+        "mixed-p06",
+        "mixed-06",
+        "When does the Crawler battery supply agreement end, and who's the supplier?",
+    ),
+    ("mixed-p07", "mixed-07", "What's Cascade Freight's annual recurring revenue?"),
+    (
+        "mixed-p08",
+        "mixed-08",
+        "When did Bluefin get investor sign-off on the sale, and which investor gave it?",
+    ),
+    (
+        "mixed-p09",
+        "mixed-09",
+        "Who authored the Montreal lease memo, and how much does Bluefin pay per year for that "
+        "office?",
+    ),
+    (
+        "mixed-p10",
+        "mixed-10",
+        "When did Bluefin send out the consent requests, and which customers' contracts need "
+        "consent for the change of control?",
+    ),
+    (
+        "mixed-p11",
+        "mixed-11",
+        "Give me a quick overview of what Northwind is paying for Bluefin, how it's paying, and "
+        "the savings it expects.",
+    ),
+    ("mixed-p12", "mixed-12", "How long are the Crawler's batteries under warranty?"),
+    ("mixed-p13", "mixed-13", "Who is Bluefin's auditor?"),
+    (
+        "mixed-p14",
+        "mixed-14",
+        "What's the rate on the loan Northwind took out to fund the acquisition?",
+    ),
+    (
+        "mixed-p15",
+        "mixed-15",
+        "Add up the annual recurring revenue from Lakeside Distributors, Summit Parcel and Cascade "
+        "Freight.",
+    ),
+    (
+        "mixed-p16",
+        "mixed-16",
+        "How much ARR do Bluewater Marine, Harbor Cold Storage and Cascade Freight bring in "
+        "together?",
+    ),
+    (
+        "mixed-p17",
+        "mixed-17",
+        "Summed up, what ARR comes from customers with 2024 contract renewals?",
+    ),
+)

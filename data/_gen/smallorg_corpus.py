@@ -18,6 +18,7 @@ from . import smallorg_docs as docs
 from . import smallorg_records as records
 from .common import CorpusResult
 from .household_docs import flow_pdf, text_file
+from .paraphrase import with_paraphrases
 from .smallorg_docs import ADDRESS, ORG, cents
 
 NAME = "smallorg"
@@ -329,7 +330,9 @@ def build(root: Path) -> CorpusResult:
 
 
 def questions() -> list:
-    """The corpus's questions (data/_gen/smallorg_questions.py)."""
+    """The corpus's questions (data/_gen/smallorg_questions.py), then their paraphrases
+    (data/_gen/smallorg_paraphrases.py)."""
+    from .smallorg_paraphrases import PARAPHRASES
     from .smallorg_questions import questions as build_questions
 
-    return build_questions()
+    return with_paraphrases(build_questions(), PARAPHRASES)

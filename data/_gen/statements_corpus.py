@@ -10,6 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from .common import CorpusResult
+from .paraphrase import with_paraphrases
 from .questions import Question, absent, q
 from .statements_data import OPENING_BALANCE, YEAR, Txn, filename, money, transactions
 from .statements_pdf import Summary, header_lines, render, transaction_rows
@@ -90,7 +91,7 @@ def _dollars(cents: int) -> float:
     return round(cents / 100, 2)
 
 
-def questions(months: dict[int, list[Txn]], summaries: dict[int, Summary]) -> list[Question]:
+def _originals(months: dict[int, list[Txn]], summaries: dict[int, Summary]) -> list[Question]:
     """Questions on the year; each carries `answer` computed from the ground truth."""
     every = [t for txns in months.values() for t in txns]
     mar, jun, dec = filename(3), filename(6), filename(12)
@@ -246,3 +247,42 @@ def _sameness(summaries: dict[int, Summary]) -> list[Question]:
             _dollars(average),
         ),
     ]
+
+
+def questions(months: dict[int, list[Txn]], summaries: dict[int, Summary]) -> list[Question]:
+    """The original questions and their paraphrases."""
+    return with_paraphrases(_originals(months, summaries), PARAPHRASES)
+
+
+#: Paraphrases of the questions above (the same facts asked in other words), written
+#: before the offline answerer was run on them.
+PARAPHRASES = (
+    ("stmt-p01", "stmt-01", "What did restaurants cost me in March?"),
+    ("stmt-p02", "stmt-02", "How many line items does my December card statement have?"),
+    ("stmt-p03", "stmt-03", "How much did my June statement say I owed?"),
+    ("stmt-p04", "stmt-04", "Where did I make my biggest purchase this year, and how much was it?"),
+    (
+        "stmt-p05",
+        "stmt-05",
+        "What are my recurring monthly subscriptions with a fixed price, and how much does each "
+        "cost annually?",
+    ),
+    (
+        "stmt-p06",
+        "stmt-06",
+        "How much money did I get back in refunds this year, and for which purchases?",
+    ),
+    (
+        "stmt-p07",
+        "stmt-07",
+        "Compared with an average month from January through October, how much extra did I spend "
+        "in November and December?",
+    ),
+    ("stmt-p08", "stmt-08", "What was my total grocery spending for the year?"),
+    ("stmt-p09", "stmt-12", "Add up all the purchases on my 2025 card statements."),
+    ("stmt-p10", "stmt-13", "How much have I paid toward the card over all twelve statements?"),
+    ("stmt-p11", "stmt-14", "On average, what was the statement balance at the end of each month?"),
+    ("stmt-p12", "stmt-09", "What did I spend on stuff for my pets in 2025?"),
+    ("stmt-p13", "stmt-10", "What's my card's spending limit?"),
+    ("stmt-p14", "stmt-11", "What's the purchase APR on my card?"),
+)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .common import CorpusResult
+from .paraphrase import with_paraphrases
 from .pdf import PdfDoc, write_pdf
 from .questions import Question, absent, q
 from .test_docs import DOCS
@@ -47,7 +48,7 @@ CONS = "09_customer_consent_letters.pdf"
 CHK = "10_closing_checklist.pdf"
 
 
-def questions() -> list[Question]:
+def _originals() -> list[Question]:
     """Evaluation questions for the small corpus (after the original Q1-Q13)."""
     return [
         q(
@@ -181,3 +182,91 @@ def questions() -> list[Question]:
         absent("test-17", "What are StartupXYZ's annual carbon emissions?"),
         absent("test-18", "When does StartupXYZ's Berlin office lease expire?"),
     ]
+
+
+def questions() -> list[Question]:
+    """The original questions and their paraphrases."""
+    return with_paraphrases(_originals(), PARAPHRASES)
+
+
+#: Paraphrases of the questions above (the same facts asked in other words), written
+#: before the offline answerer was run on them.
+PARAPHRASES = (
+    ("test-p01", "test-01", "How much is TechCorp paying in total to buy StartupXYZ?"),
+    (
+        "test-p02",
+        "test-02",
+        "What date did TechCorp and StartupXYZ sign their confidentiality agreement?",
+    ),
+    ("test-p03", "test-03", "Tell me how many patents StartupXYZ holds."),
+    (
+        "test-p04",
+        "test-04",
+        "What's being done to deal with the biggest dangers in buying StartupXYZ, and what are "
+        "they?",
+    ),
+    (
+        "test-p05",
+        "test-05",
+        "Did the $45M headline price change? I need the final amount and what moved it.",
+    ),
+    (
+        "test-p06",
+        "test-06",
+        "Did every customer whose approval the deal needed actually sign off? Which customers were "
+        "they?",
+    ),
+    (
+        "test-p07",
+        "test-07",
+        "I need a full rundown of StartupXYZ's intellectual property: its holdings, whether "
+        "they've been certified, and anything pending or risky.",
+    ),
+    (
+        "test-p08",
+        "test-08",
+        "What problems turned up in the due diligence review, and how were they fixed before the "
+        "deal closed?",
+    ),
+    (
+        "test-p09",
+        "test-09",
+        "Walk me through the key dates of the deal, from the NDA through closing, and where each "
+        "step stands.",
+    ),
+    (
+        "test-p10",
+        "test-10",
+        "What's done and what's still outstanding before the deal can close? Are we ready?",
+    ),
+    (
+        "test-p11",
+        "test-11",
+        "Tell me what's in the financial terms exhibit (Exhibit A) that the acquisition agreement "
+        "points to.",
+    ),
+    (
+        "test-p12",
+        "test-12",
+        "Which other deal documents does the legal opinion letter rely on or tie into?",
+    ),
+    (
+        "test-p13",
+        "test-13",
+        "Why is MegaCorp important to this acquisition? Do the documents talk about it?",
+    ),
+    (
+        "test-p14",
+        "test-14",
+        "How much was the HSR filing fee, and on what date did the FTC grant early termination of "
+        "the waiting period?",
+    ),
+    ("test-p15", "test-15", "What's StartupXYZ's headcount, and who did the due diligence on it?"),
+    (
+        "test-p16",
+        "test-16",
+        "If TechCorp backs out of buying StartupXYZ, what break fee does it have to pay?",
+    ),
+    ("test-p17", "test-17", "How much CO2 does StartupXYZ put out each year?"),
+    ("test-p18", "test-18", "When does the lease on StartupXYZ's Berlin office run out?"),
+)
