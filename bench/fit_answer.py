@@ -42,9 +42,9 @@ from fit_offline import (  # noqa: E402
 from fit_offline import _read as read_labels  # noqa: E402
 from quality import HELD_OUT, score_question  # noqa: E402
 
+from fsnb.offline.features import ANSWER_NAMES as NAMES  # noqa: E402  (bias first)
+
 LABELS = ROOT / "bench" / "data" / "offline_answer.csv"
-#: The model's features (bias first), as `fsnb.offline.features.ANSWER_NAMES` lists them.
-NAMES = ("bias", "coverage", "listing")
 #: The L2 penalty's weight (sklearn's C = 1).
 L2 = 0.5
 #: The probability an answer needs to be stated.

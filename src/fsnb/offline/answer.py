@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
-from fsnb.offline.asked import SHOWN_WORDS, absent_words, apart_phrases, asks_for_list
+from fsnb.offline.asked import SHOWN_WORDS, absent_words, answers, apart_phrases, asks_for_list
 from fsnb.offline.features import answer_features
 from fsnb.offline.lead import PARTS, Lead, first_line, listed, overlaps
 from fsnb.offline.passages import (
@@ -111,17 +111,26 @@ def extractive_answer(
     # "the receipt": Receipts/4.pdf; "Cedar Valley Credit Union": the title over a form
     names = {r.path: document_terms(r.path, r.document.title) for r in readings}
     named = set().union(*names.values())
-    unsaid = absent_words(question, stats.df, tuning.rare_word, named) or (
-        apart_phrases(question, texts, tuning.phrase_window) if chosen else []
-    )
-    if not chosen or unsaid or not answers(question, chosen, stats, tuning, names):
+    unsaid = absent_words(question, stats.df, tuning.rare_word, named)
+    if not chosen:
         return _not_found(question, readings, chosen, documents, stats, tuning, unsaid)
+    apart = apart_phrases(question, texts, tuning.phrase_window)
+    doubts = {
+        "unsaid": bool(unsaid),
+        "apart": bool(apart),
+        "brushed": not answers(question, chosen, stats, tuning, names),
+    }
     standing = {r.path: r.standing for r in readings}
     entries = listed(question, readings, stats, tuning) if listing else []
     lead = Lead(entries) if entries else first_line(question, pool, stats, tuning, standing)
     lead = lead if lead.units else Lead(chosen[:1])
-    sure = judged(question, lead, stats, names, tuning)
+    sure = judged(question, lead, stats, names, tuning, doubts)
     if sure.probability < model("answer").threshold:
+        if any(doubts.values()):  # the documents lack what it asks: not found
+            lacking = unsaid or apart
+            return _not_found(
+                question, readings, chosen, documents, stats, tuning, lacking, sure=sure
+            )
         doubt = f"the passages that would answer it are too unsure to state ({sure.why()})"
         others = [c for c in chosen if not overlaps(c.path, c.span, lead.units)]
         shown = [*lead.units, *others[: tuning.related_statements]]
@@ -130,36 +139,19 @@ def extractive_answer(
 
 
 def judged(
-    question: Question, lead: Lead, stats: BM25, names: dict[str, set[str]], tuning: Tuning
+    question: Question,
+    lead: Lead,
+    stats: BM25,
+    names: dict[str, set[str]],
+    tuning: Tuning,
+    doubts: dict[str, bool],
 ) -> Explained:
     """How likely an answer that opens with `lead` is right: the fitted "answer" model
     (`bench/fit_answer.py`) over what its first line, with its files' names (`names`: path
-    -> terms), holds of the question."""
+    -> terms), holds of the question, and the `doubts` about the folder and the passages
+    chosen (a rare word no document holds, a phrase never said, passages that brush past)."""
     held = set().union(*(c.terms | names.get(c.path, set()) for c in lead.units))
-    return model("answer").judge(answer_features(question, held, stats.idf, tuning))
-
-
-def answers(q: Question, chosen: list[Scored], stats: BM25, tuning: Tuning, names: dict) -> bool:
-    """Whether the chosen passages answer the question rather than brush past it.
-
-    A share of the question (`found_share`, by weight) must occur in the folder (its texts
-    or the read files' `names`: path -> terms), terms found nowhere weighing as much as a
-    typical term of the question; and the best passage (`best_share`) and the passages
-    together (`union_share`), each with its file's name, must hold a fair share of the
-    part that does occur."""
-    named = set().union(*names.values())
-    seen = {t: stats.idf(t) * q.weight(t) for t in q.content if stats.df.get(t) or t in named}
-    if not seen:
-        return False
-    typical = sorted(seen.values())[len(seen) // 2]
-    unseen = sum(typical * q.weight(t) for t in q.content if t not in seen)
-    found = sum(seen.values())
-    if found / (found + unseen) < tuning.found_share:
-        return False
-    held = [c.terms | names.get(c.path, set()) for c in chosen]
-    best = max(sum(seen.get(t, 0) for t in terms) for terms in held)
-    union = sum(seen.get(t, 0) for t in set().union(*held))
-    return best / found >= tuning.best_share and union / found >= tuning.union_share
+    return model("answer").judge(answer_features(question, held, stats.idf, tuning, doubts))
 
 
 def _compose(
@@ -336,6 +328,8 @@ def _not_found(
     tuning: Tuning,
     unsaid: list[str],
     doubt: str = "",
+    *,
+    sure: Explained | None = None,
 ) -> Action:
     """Says plainly that the documents read do not state what was asked (`unsaid`: the
     words or phrase they lack, when known), what was looked for, and the closest related
@@ -377,6 +371,8 @@ def _not_found(
         ]
     lines.append(f"\n{NOTE}")
     reason = f"Too unsure to answer: {doubt}." if doubt else "Nothing read states it."
+    if sure is not None:
+        reason += f" How sure an answer would be: {sure.why()}."
     return Action.stop("\n".join(lines), reason, citations)
 
 

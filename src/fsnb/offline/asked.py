@@ -1,6 +1,8 @@
 """What a question asks, set against the documents read: a list of items rather than one
-fact (`asks_for_list`), words no document of the folder holds (`absent_words`), and the
-phrase a "what is the X" question asks about when no text says it (`apart_phrases`)."""
+fact (`asks_for_list`), words no document of the folder holds (`absent_words`), the
+phrase a "what is the X" question asks about when no text says it (`apart_phrases`), and
+whether the passages chosen answer it or brush past it (`answers`). The last three are
+doubts the fitted "answer" model weighs (`fsnb.offline.features.answer_features`)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,9 @@ from collections.abc import Mapping, Sequence, Set
 from itertools import pairwise
 
 from fsnb.offline.english import zipf
-from fsnb.offline.passages import Question, kind_words
-from fsnb.offline.ranking import tokens
+from fsnb.offline.passages import Question, Scored, kind_words
+from fsnb.offline.ranking import BM25, tokens
+from fsnb.offline.tuning import Tuning
 
 #: Words of the question a "not found" answer names at most.
 SHOWN_WORDS = 6
@@ -77,7 +80,7 @@ _FOCUS = re.compile(
 
 #: The last word of "account number", "order ID", "tracking code": an identifier, which
 #: documents write as a label and its value, seldom with the word itself.
-_IDENTIFIER = re.compile(r"numbers?|nos?|ids?|identifiers?|codes?|refs?|references?", re.I)
+IDENTIFIER = re.compile(r"numbers?|nos?|ids?|identifiers?|codes?|refs?|references?", re.I)
 
 
 def apart_phrases(question: Question, texts: Sequence[str], window: int) -> list[str]:
@@ -102,7 +105,7 @@ def apart_phrases(question: Question, texts: Sequence[str], window: int) -> list
             run = []  # "InnovateTech's": the owner, not the thing asked about
         elif terms[0] not in kinds:
             run.append((word, terms[0]))
-    if run and _IDENTIFIER.fullmatch(run[-1][0]):
+    if run and IDENTIFIER.fullmatch(run[-1][0]):
         run.pop()  # "transaction number": a label's value ("Transaction: TXN-0947")
     if len(run) < 2:
         return []
@@ -119,3 +122,28 @@ def apart_phrases(question: Question, texts: Sequence[str], window: int) -> list
             ):
                 return []
     return [" ".join(word for word, _ in run)]
+
+
+def answers(
+    q: Question, chosen: list[Scored], stats: BM25, tuning: Tuning, names: Mapping[str, Set[str]]
+) -> bool:
+    """Whether the chosen passages answer the question rather than brush past it.
+
+    A share of the question (`found_share`, by weight) must occur in the folder (its texts
+    or the read files' `names`: path -> terms), terms found nowhere weighing as much as a
+    typical term of the question; and the best passage (`best_share`) and the passages
+    together (`union_share`), each with its file's name, must hold a fair share of the
+    part that does occur."""
+    named = set().union(*names.values())
+    seen = {t: stats.idf(t) * q.weight(t) for t in q.content if stats.df.get(t) or t in named}
+    if not seen:
+        return False
+    typical = sorted(seen.values())[len(seen) // 2]
+    unseen = sum(typical * q.weight(t) for t in q.content if t not in seen)
+    found = sum(seen.values())
+    if found / (found + unseen) < tuning.found_share:
+        return False
+    held = [c.terms | names.get(c.path, set()) for c in chosen]
+    best = max(sum(seen.get(t, 0) for t in terms) for terms in held)
+    union = sum(seen.get(t, 0) for t in set().union(*held))
+    return best / found >= tuning.best_share and union / found >= tuning.union_share

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from itertools import pairwise
 
-from fsnb.offline.asked import asks_for_list
+from fsnb.offline.asked import IDENTIFIER, asks_for_list
 from fsnb.offline.passages import (
     FULL_DATE,
     VAGUE_VERBS,
@@ -170,20 +170,45 @@ _COUNT = frozenset({"number"})
 
 
 #: The features of an answer's first line, in the order the weights file lists them.
-ANSWER_NAMES = ("bias", "coverage", "listing")
+ANSWER_NAMES = ("bias", "coverage", "listing", "unsaid", "apart", "brushed")
 
 
 def answer_features(
-    question: Question, held: set[str], idf: Callable[[str], float], tuning: Tuning
+    question: Question,
+    held: set[str],
+    idf: Callable[[str], float],
+    tuning: Tuning,
+    doubts: Mapping[str, bool],
 ) -> dict[str, float]:
     """What the answer's first line holds of the question, for the "answer" model:
-    coverage, the share of the words its parts ask about (by IDF weight; not their vague
-    verbs nor the noun of "that person") among the terms `held` by its units and their
-    files' names; listing, 1 when the question asks for every item of something ("list
-    the conditions", "which patents"), seldom all in the passages quoted."""
+
+    - coverage: the share of the words its parts ask about (by IDF weight; not their vague
+      verbs nor the noun of "that person") among the terms `held` by its units and their
+      files' names;
+      an identifier word after a held one ("transaction number") counts as held: documents
+      write a label and its value ("Transaction: TXN-0947"), seldom the word itself;
+    - listing: 1 when the question asks for every item of something ("list the
+      conditions", "which patents"), seldom all in the passages quoted;
+    - unsaid, apart, brushed (`doubts`): 1 when a rare word of the question is in no
+      document, when the phrase it asks about is never said, when the passages chosen hold
+      too little of it (`fsnb.offline.asked`)."""
     weights = {t: idf(t) * question.weight(t) for t in question.content}
     asked = set().union(*(p.topic.keys() | p.kind.keys() for p in parts(question, weights, tuning)))
     asked = asked or set(weights)
     total = sum(weights[t] for t in asked)
+    held = held | _labelled(question.text, held)
     coverage = sum(weights[t] for t in asked & held) / total if total else 0.0
-    return {"coverage": coverage, "listing": float(asks_for_list(question.text))}
+    return {
+        "coverage": coverage,
+        "listing": float(asks_for_list(question.text)),
+        **{name: float(doubts.get(name, False)) for name in ("unsaid", "apart", "brushed")},
+    }
+
+
+def _labelled(text: str, held: set[str]) -> set[str]:
+    """The identifier words of a question ("number" of "transaction number") that follow
+    a `held` term."""
+    words = [tokens(w) for w in re.findall(r"[\w'’-]+", text)]
+    return {
+        b[0] for a, b in pairwise(words) if a and b and a[0] in held and IDENTIFIER.fullmatch(b[0])
+    }
