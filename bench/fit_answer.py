@@ -54,7 +54,7 @@ THRESHOLD = WRONG_COST / (1 + WRONG_COST)
 def label(data: Path) -> list[dict[str, Any]]:
     """The extractive answers of every development question, featured and labelled."""
     import fsnb
-    import fsnb.offline.answer as answer
+    import fsnb.offline.compose as answer
     from fsnb.offline.scoring import Model
 
     describe = answer.answer_features

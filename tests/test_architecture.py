@@ -334,7 +334,7 @@ def test_one_way_to_open_duckdb():
 MAX_LINES = 400
 LONG_MODULES = {
     "fsnb.offline.passages": 414,
-    "fsnb.offline.table_questions": 486,
+    "fsnb.offline.tables": 486,
 }
 
 

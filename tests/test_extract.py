@@ -7,7 +7,7 @@ import pytest
 
 from fsnb.documents.model import Document, PageSpan
 from fsnb.offline import Tuning
-from fsnb.offline.answer import Reading, extractive_answer
+from fsnb.offline.compose import Reading, extractive_answer
 from fsnb.offline.passages import analyze, features, score_unit
 from fsnb.offline.quotes import quote_spans
 from fsnb.offline.ranking import BM25, rank_documents, tokens

@@ -10,7 +10,7 @@ import pytest
 import fsnb
 from fsnb.agent.citations import verify_citations
 from fsnb.agent.result import ExplorationResult
-from fsnb.offline.file_questions import file_question
+from fsnb.offline.files import file_question
 from fsnb.protocol import CitedSource
 from fsnb.security import Sandbox
 

@@ -57,7 +57,7 @@ def test_the_first_line_says_why_in_the_trace_and_the_panel():
 def test_an_unsure_answer_is_not_stated_but_its_passages_are_shown(monkeypatch):
     fitted = model("answer")
     strict = Model("answer", {}, 0.0, fitted.weights, threshold=0.999)
-    monkeypatch.setattr("fsnb.offline.answer.model", lambda name: strict)
+    monkeypatch.setattr("fsnb.offline.compose.model", lambda name: strict)
     result = Explorer(DATA / "large_acquisition", OfflineLLM()).run(QUESTION)
     said, shown = result.answer.split("The closest passages (I am not sure they answer it):")
     assert said.startswith("I could not find this for certain: the passages that would")

@@ -10,7 +10,7 @@ import pytest
 
 import fsnb
 from fsnb.agent.result import ExplorationResult
-from fsnb.offline.file_questions import file_question
+from fsnb.offline.files import file_question
 from fsnb.offline.scope import folders_of, folders_under, named_folder
 
 TOOLS = {"find_files", "find_duplicates", "disk_usage", "recent_files"}

@@ -11,7 +11,7 @@ import pytest
 import fsnb
 from fsnb.agent.result import ExplorationResult
 from fsnb.db.scratchpad import Scratchpad
-from fsnb.offline.table_questions import aggregate_question
+from fsnb.offline.tables import aggregate_question
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 HEADER = "Date,Item,Department,Cost (EUR)\n"

@@ -22,7 +22,7 @@ from fsnb.offline.tuning import Tuning
 from fsnb.text.segments import Span, blocks, sentences
 
 if TYPE_CHECKING:
-    from fsnb.offline.answer import Reading
+    from fsnb.offline.compose import Reading
 
 __all__ = ["PARTS", "Lead", "first_line", "listed", "overlaps"]
 

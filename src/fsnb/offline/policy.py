@@ -18,7 +18,7 @@ No network and no model. Each call looks at what the run has done so far
    quoted exactly and cited `[n]`; or an honest "not found".
 
 A question that asks for a total, count, average or extreme over rows of the documents'
-tables is computed in SQL instead (`fsnb.offline.table_questions`): list the tables, load
+tables is computed in SQL instead (`fsnb.offline.tables`): list the tables, load
 them into the scratchpad, query, and cite the rows that went in.
 
 Its limits, thresholds and weights are the fields of `Tuning`.
@@ -30,15 +30,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from fsnb.offline.answer import Reading, candidates, extractive_answer
+from fsnb.offline.compose import Reading, candidates, extractive_answer
 from fsnb.offline.corpus import Corpus, build_corpus
-from fsnb.offline.file_questions import file_answer, file_question
+from fsnb.offline.files import file_answer, file_question
 from fsnb.offline.passages import score_unit, select
 from fsnb.offline.progress import Progress, earlier_turns, read_so_far, scanned, search_hits
 from fsnb.offline.ranking import Ranked
 from fsnb.offline.references import Reference, find_references, resolve
 from fsnb.offline.sameness import sameness_step
-from fsnb.offline.table_questions import table_step
+from fsnb.offline.tables import table_step
 from fsnb.offline.tuning import Tuning
 from fsnb.protocol import Action, Conversation, Documents, LLMError, Notify, Reply
 from fsnb.text.segments import Span

@@ -28,7 +28,7 @@ from fsnb.offline.corpus import Corpus
 from fsnb.offline.named import names, periods
 from fsnb.offline.progress import read_so_far
 from fsnb.offline.ranking import QUESTION_WORDS, path_words
-from fsnb.offline.table_questions import aggregate_question, cite, rows_of
+from fsnb.offline.tables import aggregate_question, cite, rows_of
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
 from fsnb.text.words import tokenize
 from fsnb.tools.reading import PAGE_CHARS
