@@ -116,6 +116,9 @@ def test_document_questions_still_read_documents(folder: Path):
         "Which documents mention the escrow amount?",
         "Which is the most recent document about the merger?",  # its date, not the file's
         "What is the latest report on emissions?",
+        "Is there any document in contracts about the escrow?",  # their content
+        "What documents are in the finance folder that mention the budget?",
+        "Are there any PDFs about the price?",
     ],
 )
 def test_document_questions_are_not_file_questions(question: str, folder: Path):
@@ -138,6 +141,15 @@ def test_document_questions_are_not_file_questions(question: str, folder: Path):
         ("Which files were modified in 2023?", "dates", ("date_range", "2023")),
         ("Which files were modified in May 2024?", "dates", ("date_range", "2024-05")),
         ("Files modified between 2024-01-01 and 2024-02-01?", "dates", ("date_range", "2024-01-01..2024-02-01")),
+        ("Count the PDFs in contracts.", "count", ("file_types", "pdf")),
+        ("What is the number of markdown files?", "count", ("file_types", "md,markdown")),
+        ("How many PDF files does Finance have?", "count", ("scope", "finance")),
+        ("Show me every PDF file under contracts.", "types", ("file_types", "pdf")),
+        ("Are there any spreadsheets in finance?", "types", ("file_types", "xlsx,xls,csv")),
+        ("Which Markdown notes are in contracts?", "types", ("file_types", "md,markdown")),
+        ("Which files are in the contracts folder?", "types", ("scope", "contracts")),
+        ("What kinds of files are in finance?", "types", ("scope", "finance")),
+        ("List every file under finance.", "types", ("scope", "finance")),
     ],
 )  # fmt: skip
 def test_the_rules(question: str, kind: str, argument: tuple[str, str], folder: Path):
@@ -155,3 +167,13 @@ def test_which_files_of_a_folder_are_of_a_type(folder: Path):
     assert _paths(result) == ["finance/model.xlsx"]
     for question in ("Which document is the lease?", "Which files mention the escrow?"):
         assert file_question(question, str(folder), TOOLS) is None
+
+
+def test_all_the_files_of_a_folder_are_listed(folder: Path):
+    result = _explore("Which files are in the contracts folder?", folder)
+    assert result.answer.startswith("3 files under contracts:")
+    assert sorted(_paths(result)) == [
+        "contracts/escrow.pdf",
+        "contracts/notes.md",
+        "contracts/spa.pdf",
+    ]

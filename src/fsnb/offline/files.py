@@ -56,10 +56,18 @@ _SUPERLATIVE = re.compile(
 _CHANGED = r"(?:modified|changed|updated|edited|saved)"
 _NAMES_FILES = re.compile(r"\bfiles?\b", re.IGNORECASE)
 _LAST_CHANGED = re.compile(rf"\b{_CHANGED}\s+last\b|\blast\s+{_CHANGED}\b", re.IGNORECASE)
+#: How a question asks for a number of files: "how many", "count the", "the number of".
+_HOW_MANY = r"(?:how many|count(?:\s+up)?(?:\s+all)?(?:\s+the)?|(?:the\s+)?number of)"
 _COUNT = re.compile(
-    rf"\bhow many\s+(?:(?:(?P<type>[\w.]+)\s+)?(?P<noun>{_NOUNS})|(?P<plural>[a-z]+?)s)"
+    rf"\b{_HOW_MANY}\s+(?:(?:(?P<type>[\w.]+)\s+)?(?P<noun>{_NOUNS})|(?P<plural>[a-z]+?)s)"
     r"(?=\s+(?:are|is|exist|do|does|in|under|inside|within|there)\b|\s*\?|\s*$)",
     re.IGNORECASE,
+)
+#: How a question asks to see files: "which", "list every", "show me all the", "are there
+#: any".
+_WHICH = (
+    r"(?:which|what|(?:list|show(?:\s+me)?|give\s+me|find)(?:\s+(?:all|every|each|any))?"
+    r"(?:\s+(?:of\s+)?the)?|(?:are|is)\s+there\s+(?:any|some)|do\s+(?:i|we|you)\s+have\s+any)"
 )
 #: "Which files in Downloads are spreadsheets?", "Which files are PDFs?": a file type asked
 #: of the files (group 1).
@@ -71,8 +79,18 @@ _WHICH_ARE = re.compile(
 #: "Which spreadsheets are in Downloads?", "List the PDF files under Taxes": the type before
 #: the files (group 1, or group 2 named alone: "spreadsheets").
 _WHICH_TYPE = re.compile(
-    rf"\b(?:which|what|list(?:\s+all)?(?:\s+the)?)\s+(?:(?:([\w.]+)\s+{_FILES})|([a-z]+?)s)\b"
-    r"(?=\s+(?:are|is|do|does|in|under|inside|within)\b|\s*\?|\s*$)",
+    rf"\b{_WHICH}\s+(?:(?:([\w.]+)\s+(?:{_NOUNS}|notes))|([a-z]+?)s)\b"
+    r"(?=\s+(?:are|is|do|does|in|under|inside|within|on|there)\b|\s*[?.!]?\s*$)",
+    re.IGNORECASE,
+)
+#: "Which files are in the notes folder?", "List every file under Taxes", "What kinds of
+#: files are in Downloads?": all the files of a folder, named last (a question that goes on,
+#: "... in Taxes about my 1099", asks about their content).
+_WHICH_FILES = re.compile(
+    rf"\b(?:{_WHICH}|(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of)\s+{_FILES}\s+"
+    r"(?:(?:are|do\s+(?:i|we|you)\s+have|are\s+there|exist)\s+)?(?:in|under|inside|within)\s+"
+    r"(?:(?:my|the|our|your)\s+)?[\w&./-]+(?:\s+[\w&./-]+){0,2}?(?:\s+(?:sub)?folder)?"
+    r"(?:,?\s*including\s+(?:all\s+)?(?:its\s+)?sub-?folders)?\s*[?.!]?\s*$",
     re.IGNORECASE,
 )
 _SIZE = re.compile(
@@ -184,6 +202,9 @@ def _ask(task: str) -> FileQuestion | None:
     if typed and (types := _extensions(word)):
         args = {"query": "*", "search_type": "metadata", "scope": scope, "file_types": types}
         return FileQuestion("types", "find_files", args | {"max_results": LISTED}, f"{word} files")
+    if _WHICH_FILES.search(task) and not _SUPERLATIVE.search(task):
+        args = {"query": "*", "search_type": "metadata", "scope": scope, "max_results": LISTED}
+        return FileQuestion("types", "find_files", args)
     size = _SIZE.search(task)
     if size and about_files:
         smaller = size.group(1).lower() in ("smaller than", "less than", "under", "below")

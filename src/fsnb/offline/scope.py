@@ -147,20 +147,32 @@ def _by_preposition(task: str, folders: list[str], files: bool) -> Scope | None:
 
 def named_folder(task: str, folders: Iterable[str], *, files: bool = False) -> Scope | None:
     """The folder of `folders` (relative POSIX paths) that `task` names, if one; `files`:
-    the question is about the files themselves, so a plain "under finance" names one."""
-    if not (_FOLDER_WORD.search(task) or _CUE.search(task)):
+    the question is about the files themselves, so a plain "under finance" names one, and
+    so does a capitalised folder name without a preposition ("does Finance have")."""
+    cued = bool(_FOLDER_WORD.search(task) or _CUE.search(task))
+    if not (cued or files):
         return None
     listed = sorted({f.strip("/") for f in folders if f.strip("/") not in ("", ".")})
     if not listed:
         return None
     found = (
-        _by_folder_word(task, listed)
-        or _by_path(task, listed)
-        or _by_preposition(task, listed, files)
+        (_by_folder_word(task, listed) or _by_path(task, listed) if cued else None)
+        or (_by_preposition(task, listed, files) if cued else None)
+        or (_by_capital(task, listed) if files else None)
     )
     if found is not None and (tail := _SUBFOLDERS.match(task, found.end)):
         found = Scope(found.folder, found.start, tail.end())
     return found
+
+
+def _by_capital(task: str, folders: list[str]) -> Scope | None:
+    """A capitalised word past the first that alone names one folder ("how many PDFs does
+    Finance have"): for a question about the files themselves."""
+    for word in list(re.finditer(r"\b[A-Z][\w&-]*", task))[1:]:
+        found = _matches(_key(word.group(0)), folders)
+        if len(found) == 1:
+            return Scope(found[0], word.start(), word.end())
+    return None
 
 
 def folders_of(paths: Iterable[str]) -> set[str]:
