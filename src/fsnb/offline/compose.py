@@ -4,8 +4,10 @@ Candidates are the units of what the run read (`fsnb.offline.units`: sentences, 
 paragraphs, list items and table rows, and each run of items or rows as a group). They are
 scored with `fsnb.offline.passages`, chosen greedily, and written as markdown bullets in
 which every statement carries `[n]`, each `n` citing the exact text it quotes. The fitted
-"answer" model (`judged`) says how likely the answer is right; under its threshold, the
-passages are shown as the closest ones, not stated as the answer.
+"answer" model (`judged`) says how likely the answer is right, from what its first line
+holds of the question and the doubts `fsnb.offline.asked` raises; under its threshold the
+answer says "not found" (a doubt) or "not sure", and the passages are shown as the closest
+ones, not stated as the answer.
 """
 
 from __future__ import annotations
