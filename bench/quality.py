@@ -428,7 +428,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--warm", action="store_true", help="reuse the default parse cache")
     parser.add_argument("--data", type=Path, default=DATA, help="folder of corpora")
-    parser.add_argument("--corpus", nargs="*", help="only these corpora")
+    parser.add_argument(
+        "--corpus", nargs="+", action="extend", help="only these corpora (repeatable)"
+    )
     parser.add_argument(
         "--held-out",
         nargs="*",
