@@ -149,11 +149,16 @@ def _share(weights: dict[str, float], held: set[str], total: float | None = None
     return sum(w for t, w in weights.items() if t in held) / total if total else 0.0
 
 
+def _stem_pairs(text: str) -> list[tuple[str, str]]:
+    """The stems of each two neighbouring words of `text` ("purchase", "price")."""
+    words = [tokens(w) for w in re.findall(r"[\w'’-]+", text)]
+    return [(a[0], b[0]) for a, b in pairwise(words) if a and b]
+
+
 def _heads(text: str, kinds: set[str]) -> set[str]:
     """The kind words of a question that end a compound after a word of its topic
     ("purchase price", "retention bonus"), rather than modify it ("total ...")."""
-    words = [tokens(w) for w in re.findall(r"[\w'’-]+", text)]
-    return {b[0] for a, b in pairwise(words) if a and b and b[0] in kinds and a[0] not in kinds}
+    return {b for a, b in _stem_pairs(text) if b in kinds and a not in kinds}
 
 
 #: A later part's way of pointing back at what an earlier part asked about ("that
@@ -169,8 +174,10 @@ _COUNTED = re.compile(
 _COUNT = frozenset({"number"})
 
 
+#: The doubts about an answer that the "answer" model weighs (`fsnb.offline.asked`).
+DOUBTS = ("unsaid", "apart", "brushed")
 #: The features of an answer's first line, in the order the weights file lists them.
-ANSWER_NAMES = ("bias", "coverage", "listing", "unsaid", "apart", "brushed")
+ANSWER_NAMES = ("bias", "coverage", "listing", *DOUBTS)
 
 
 def answer_features(
@@ -195,20 +202,9 @@ def answer_features(
     weights = {t: idf(t) * question.weight(t) for t in question.content}
     asked = set().union(*(p.topic.keys() | p.kind.keys() for p in parts(question, weights, tuning)))
     asked = asked or set(weights)
-    total = sum(weights[t] for t in asked)
-    held = held | _labelled(question.text, held)
-    coverage = sum(weights[t] for t in asked & held) / total if total else 0.0
+    labelled = {b for a, b in _stem_pairs(question.text) if a in held and IDENTIFIER.fullmatch(b)}
     return {
-        "coverage": coverage,
+        "coverage": _share({t: weights[t] for t in asked}, held | labelled),
         "listing": float(asks_for_list(question.text)),
-        **{name: float(doubts.get(name, False)) for name in ("unsaid", "apart", "brushed")},
-    }
-
-
-def _labelled(text: str, held: set[str]) -> set[str]:
-    """The identifier words of a question ("number" of "transaction number") that follow
-    a `held` term."""
-    words = [tokens(w) for w in re.findall(r"[\w'’-]+", text)]
-    return {
-        b[0] for a, b in pairwise(words) if a and b and a[0] in held and IDENTIFIER.fullmatch(b[0])
+        **{name: float(doubts.get(name, False)) for name in DOUBTS},
     }

@@ -155,11 +155,15 @@ def named_folder(task: str, folders: Iterable[str], *, files: bool = False) -> S
     listed = sorted({f.strip("/") for f in folders if f.strip("/") not in ("", ".")})
     if not listed:
         return None
-    found = (
-        (_by_folder_word(task, listed) or _by_path(task, listed) if cued else None)
-        or (_by_preposition(task, listed, files) if cued else None)
-        or (_by_capital(task, listed) if files else None)
-    )
+    found = None
+    if cued:
+        found = (
+            _by_folder_word(task, listed)
+            or _by_path(task, listed)
+            or _by_preposition(task, listed, files)
+        )
+    if found is None and files:
+        found = _by_capital(task, listed)
     if found is not None and (tail := _SUBFOLDERS.match(task, found.end)):
         found = Scope(found.folder, found.start, tail.end())
     return found
