@@ -17,14 +17,13 @@ from xml.sax.saxutils import escape
 
 from docx import Document
 from openpyxl import Workbook
-from pptx import Presentation
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
-from .office import save_office
+from .office import save_office, write_pptx
+from .pdf import letter_template
 
 COMPANY = "Ridgeline Builders LLC"
 COMPANY_LINE = (
@@ -117,19 +116,7 @@ def _flowables(blocks: Sequence[Block]) -> tuple[list[Flowable], list[str]]:
 def pdf(path: Path, title: str, header: Sequence[str], blocks: Sequence[Block]) -> str:
     """A letter-size PDF: a title, a few header lines under it, then the blocks."""
     buf = io.BytesIO()
-    template = SimpleDocTemplate(
-        buf,
-        pagesize=letter,
-        invariant=1,
-        title=title,
-        author="fsnb sample data",
-        creator="fsnb data/generate.py",
-        producer="reportlab",
-        leftMargin=inch,
-        rightMargin=inch,
-        topMargin=0.8 * inch,
-        bottomMargin=0.8 * inch,
-    )
+    template = letter_template(buf, title, top=0.8 * inch, bottom=0.8 * inch)
     story: list[Flowable] = [Paragraph(escape(title), _TITLE)]
     story += [Paragraph(escape(line), _SUB) for line in header]
     story.append(Spacer(1, 10))
@@ -202,26 +189,7 @@ def xlsx(path: Path, sheets: dict[str, list[tuple]], money_columns: tuple[int, .
 
 def pptx(path: Path, title: str, slides: list[tuple[str, list[str], str]]) -> str:
     """A slide deck: (title, bullets, speaker notes) per slide."""
-    prs = Presentation()
-    props = prs.core_properties
-    props.author = props.last_modified_by = COMPANY
-    props.title = title
-    props.created = props.modified = FIXED_DATE
-    props.revision = 1
-    texts = []
-    for index, (heading, bullets, notes) in enumerate(slides):
-        slide = prs.slides.add_slide(prs.slide_layouts[0 if index == 0 else 1])
-        slide.shapes.title.text = heading
-        body = slide.placeholders[1].text_frame
-        body.text = bullets[0]
-        for line in bullets[1:]:
-            body.add_paragraph().text = line
-        if notes:
-            slide.notes_slide.notes_text_frame.text = notes
-        texts += [heading, *bullets, notes]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save_office(prs, path)
-    return "\n".join(texts)
+    return write_pptx(path, title, slides, COMPANY, FIXED_DATE)
 
 
 def text(path: Path, content: str) -> str:

@@ -17,9 +17,10 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
 from .office import save_office
+from .pdf import letter_template
 
 FIXED_DATE = dt.datetime(2025, 2, 1, 9, 0, 0)
 HOLDER = "Jordan T. Whitaker"
@@ -102,19 +103,7 @@ def tax_form(
 def flow_pdf(path: Path, title: str, paragraphs: list[str], table: list[list[str]] | None) -> str:
     """A one-page PDF: a title, paragraphs and an optional two-column grid after them."""
     buf = io.BytesIO()
-    template = SimpleDocTemplate(
-        buf,
-        pagesize=letter,
-        invariant=1,
-        title=title,
-        author="fsnb sample data",
-        creator="fsnb data/generate.py",
-        producer="reportlab",
-        leftMargin=inch,
-        rightMargin=inch,
-        topMargin=0.8 * inch,
-        bottomMargin=0.8 * inch,
-    )
+    template = letter_template(buf, title, top=0.8 * inch, bottom=0.8 * inch)
     story = [Paragraph(escape(title), _TITLE)]
     story += [Paragraph(escape(p), _BODY) for p in paragraphs]
     texts = [title, *paragraphs]

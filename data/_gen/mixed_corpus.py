@@ -13,12 +13,11 @@ from pathlib import Path
 
 from docx import Document
 from openpyxl import Workbook
-from pptx import Presentation
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen.canvas import Canvas
 
 from .common import CorpusResult
-from .office import save_office
+from .office import save_office, write_pptx
 from .paraphrase import with_paraphrases
 from .questions import Question, absent, q
 
@@ -154,25 +153,8 @@ def _docx(path: Path) -> str:
 
 def _pptx(path: Path) -> str:
     """Board deck; one fact (the competing bid) appears only in speaker notes."""
-    prs = Presentation()
-    props = prs.core_properties
-    props.author = props.last_modified_by = "Northwind Corporate Development"
-    props.title = "Project Marlin Board Update"
-    props.created = props.modified = FIXED_DATE
-    props.revision = 1
-    texts = []
-    for index, (title, bullets, notes) in enumerate(SLIDES):
-        layout = prs.slide_layouts[0 if index == 0 else 1]
-        slide = prs.slides.add_slide(layout)
-        slide.shapes.title.text = title
-        body = slide.placeholders[1].text_frame
-        body.text = bullets[0]
-        for line in bullets[1:]:
-            body.add_paragraph().text = line
-        slide.notes_slide.notes_text_frame.text = notes
-        texts += [title, *bullets, notes]
-    save_office(prs, path)
-    return "\n".join(texts)
+    title = "Project Marlin Board Update"
+    return write_pptx(path, title, SLIDES, "Northwind Corporate Development", FIXED_DATE)
 
 
 def _xlsx(path: Path) -> str:

@@ -1,11 +1,15 @@
-"""Byte-stable writers for office files and other small helpers for the mixed corpus."""
+"""Byte-stable writers for office files and other small helpers for the sample corpora."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import re
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
+
+from pptx import Presentation
 
 FIXED_ZIP_TIME = (2025, 6, 1, 0, 0, 0)
 FIXED_ISO = "2025-06-01T00:00:00Z"
@@ -35,3 +39,33 @@ def save_office(obj: object, path: Path) -> None:
     obj.save(buf)  # type: ignore[attr-defined]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(normalize_ooxml(buf.getvalue()))
+
+
+def write_pptx(
+    path: Path,
+    title: str,
+    slides: Sequence[tuple[str, list[str], str]],
+    author: str,
+    when: dt.datetime,
+) -> str:
+    """A slide deck, (title, bullets, speaker notes) per slide, by `author` at `when`; its
+    text, slide by slide."""
+    prs = Presentation()
+    props = prs.core_properties
+    props.author = props.last_modified_by = author
+    props.title = title
+    props.created = props.modified = when
+    props.revision = 1
+    texts = []
+    for index, (heading, bullets, notes) in enumerate(slides):
+        slide = prs.slides.add_slide(prs.slide_layouts[0 if index == 0 else 1])
+        slide.shapes.title.text = heading
+        body = slide.placeholders[1].text_frame
+        body.text = bullets[0]
+        for line in bullets[1:]:
+            body.add_paragraph().text = line
+        if notes:
+            slide.notes_slide.notes_text_frame.text = notes
+        texts += [heading, *bullets, notes]
+    save_office(prs, path)
+    return "\n".join(texts)

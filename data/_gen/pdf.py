@@ -129,22 +129,36 @@ class _FooterCanvas(Canvas):
         super().showPage()
 
 
-def _render(doc: PdfDoc, blocks: Sequence[Block]) -> tuple[bytes, int]:
-    buf = io.BytesIO()
-    template = SimpleDocTemplate(
+def letter_template(
+    buf: io.BytesIO,
+    title: str,
+    *,
+    side: float = inch,
+    top: float = inch,
+    bottom: float = inch,
+    **metadata: str,
+) -> SimpleDocTemplate:
+    """A letter-size page template with the sample data's fixed metadata (`invariant`: the
+    same bytes on every run), margins in points."""
+    return SimpleDocTemplate(
         buf,
         pagesize=letter,
         invariant=1,
-        title=doc.title.title(),
+        title=title,
         author="fsnb sample data",
-        subject=doc.footer,
         creator="fsnb data/generate.py",
         producer="reportlab",
-        leftMargin=1.15 * inch,
-        rightMargin=1.15 * inch,
-        topMargin=inch,
-        bottomMargin=inch,
+        leftMargin=side,
+        rightMargin=side,
+        topMargin=top,
+        bottomMargin=bottom,
+        **metadata,
     )
+
+
+def _render(doc: PdfDoc, blocks: Sequence[Block]) -> tuple[bytes, int]:
+    buf = io.BytesIO()
+    template = letter_template(buf, doc.title.title(), side=1.15 * inch, subject=doc.footer)
     canvas_cls = type("DocCanvas", (_FooterCanvas,), {"footer": doc.footer})
     story: list[Flowable] = [Paragraph(escape(doc.title), _TITLE)]
     story += [Paragraph(escape(line), _META) for line in doc.header_lines]

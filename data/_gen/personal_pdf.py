@@ -14,9 +14,9 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
-from .pdf import Bullets, Heading, Para
+from .pdf import Bullets, Heading, Para, letter_template
 
 _TITLE = ParagraphStyle("PTitle", fontName="Helvetica-Bold", fontSize=14, leading=18, spaceAfter=4)
 _META = ParagraphStyle("PMeta", fontName="Helvetica", fontSize=9.5, leading=12.5)
@@ -127,19 +127,7 @@ def text_of(doc: Doc) -> str:
 def render(doc: Doc) -> tuple[bytes, int]:
     """The PDF bytes and page count (identical bytes on every run)."""
     buf = io.BytesIO()
-    template = SimpleDocTemplate(
-        buf,
-        pagesize=letter,
-        invariant=1,
-        title=doc.title,
-        author="fsnb sample data",
-        creator="fsnb data/generate.py",
-        producer="reportlab",
-        leftMargin=inch,
-        rightMargin=inch,
-        topMargin=0.75 * inch,
-        bottomMargin=0.85 * inch,
-    )
+    template = letter_template(buf, doc.title, top=0.75 * inch, bottom=0.85 * inch)
     footer = doc.footer
 
     class _Canvas(Canvas):

@@ -13,9 +13,8 @@ from pathlib import Path
 
 from docx import Document
 from openpyxl import Workbook
-from pptx import Presentation
 
-from .office import save_office
+from .office import save_office, write_pptx
 
 ORG = "Harborlight Literacy Project"
 ADDRESS = "212 Quarry Street, Suite 4, Harborview, ME 04112"
@@ -82,22 +81,4 @@ def xlsx(path: Path, sheets: dict[str, list[tuple]], money_columns: tuple[int, .
 
 def pptx(path: Path, title: str, slides: list[tuple[str, list[str], str]]) -> str:
     """A slide deck: (title, bullets, speaker notes) per slide."""
-    prs = Presentation()
-    props = prs.core_properties
-    props.author = props.last_modified_by = ORG
-    props.title = title
-    props.created = props.modified = FIXED_DATE
-    props.revision = 1
-    texts = []
-    for index, (heading, bullets, notes) in enumerate(slides):
-        slide = prs.slides.add_slide(prs.slide_layouts[0 if index == 0 else 1])
-        slide.shapes.title.text = heading
-        body = slide.placeholders[1].text_frame
-        body.text = bullets[0]
-        for line in bullets[1:]:
-            body.add_paragraph().text = line
-        if notes:
-            slide.notes_slide.notes_text_frame.text = notes
-        texts += [heading, *bullets, notes]
-    save_office(prs, path)
-    return "\n".join(texts)
+    return write_pptx(path, title, slides, ORG, FIXED_DATE)

@@ -12,8 +12,9 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
+from .pdf import letter_template
 from .statements_data import ACCOUNT, HOLDER, YEAR, Txn, money
 
 BANK = "Meridian Bank Platinum Rewards Visa"
@@ -106,18 +107,8 @@ def transaction_rows(month: int, txns: list[Txn]) -> list[list[str]]:
 def render(month: int, txns: list[Txn], summary: Summary) -> tuple[bytes, list[int]]:
     """The PDF bytes and the page of each transaction, in order."""
     buf = io.BytesIO()
-    template = SimpleDocTemplate(
-        buf,
-        pagesize=letter,
-        invariant=1,
-        title=f"Statement {calendar.month_name[month]} {YEAR}",
-        author="fsnb sample data",
-        creator="fsnb data/generate.py",
-        producer="reportlab",
-        leftMargin=inch,
-        rightMargin=inch,
-        topMargin=0.6 * inch,
-        bottomMargin=0.75 * inch,
+    template = letter_template(
+        buf, f"Statement {calendar.month_name[month]} {YEAR}", top=0.6 * inch, bottom=0.75 * inch
     )
     table_cls = type("StatementTable", (_PagedTable,), {"drawn": []})
     summary_table = Table(summary.rows(month), colWidths=[2.6 * inch, 1.4 * inch], hAlign="LEFT")
