@@ -37,11 +37,12 @@ if TYPE_CHECKING:
     from fake_openai import FakeOpenAI
 
 pytest_plugins = ["fake_gemini", "fake_openai"]  # the `fake_gemini` and `fake_openai` fixtures
-pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALL_TIMEOUT_S = 900
 RUN_TIMEOUT_S = 300
+# The module's venv (a build and an install) is made in its first test's setup.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(2 * INSTALL_TIMEOUT_S + RUN_TIMEOUT_S)]
 QUOTE = "The Purchase Price is $9,000,000 payable at Closing."
 CFO = "The CFO is Dana Ito."
 # Variables of the test run that must not reach the venv's processes: the dev env's own
