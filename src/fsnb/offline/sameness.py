@@ -369,11 +369,11 @@ def _answer(same: Same, values: list[Value], query: Turn) -> Action | None:
     read = [r for r in rows if r.get("value") is not None]
     missing = [str(r["source_file"]) for r in rows if r.get("value") is None]
     over = f"the {len(rows)} documents of this kind{_period(same)}"
-    if missing:
+    if missing:  # a partial figure never leads, as in `fsnb.offline.tables`
         first = (
-            f"The {name} of '{label}' over {len(read)} of {over} is **{figure}**; no value "
-            f"could be read from {', '.join(missing)}, so the {name} over all {len(rows)} is "
-            "not known."
+            f"I could not find a value of '{label}' in {', '.join(missing)}, so the {name} "
+            f"over {over} is not known; over the {len(read)} values found only (a partial "
+            f"figure) it is {figure}."
         )
     else:
         first = f"**{figure}** is the {name} of '{label}' over {over}, one value each."
