@@ -15,6 +15,10 @@ Usage: ``python data/generate.py``. Output is deterministic (byte-identical on r
                                grant letters, vendor invoices, reimbursement forms, a staff
                                handbook, budgets, a lease, an IT agreement, drafts); a
                                development corpus
+- ``data/vetclinic/``         a small veterinary clinic's office drive (supplier invoices,
+                               equipment service contracts, premises and DEA registrations,
+                               a staff handbook and roster, fee schedules, revenue, deposits,
+                               meeting notes, drafts and archives); a development corpus
 - ``data/personal/``          a home folder of paperwork (tax forms, receipts, statements,
                                contracts, Downloads); held out: never tuned on
 - ``data/contractor/``        a small building contractor's project drive (bids, subcontracts,
@@ -43,6 +47,7 @@ from _gen import (  # noqa: E402
     smallorg_corpus,
     statements_corpus,
     test_corpus,
+    vetclinic_corpus,
 )
 from _gen.common import CorpusResult  # noqa: E402
 from _gen.questions import check_facts, write_questions  # noqa: E402
@@ -54,6 +59,7 @@ BUILDERS: tuple[Callable[[Path], CorpusResult], ...] = (
     statements_corpus.build,
     household_corpus.build,
     smallorg_corpus.build,
+    vetclinic_corpus.build,
     personal_corpus.build,
     contractor_corpus.build,
 )

@@ -12,13 +12,21 @@ from conftest import DATA
 from fsnb.documents import parse
 from fsnb.tools import parse_file, read, scan_folder
 
-CORPORA = ["test_acquisition", "large_acquisition", "mixed", "household", "smallorg"]
+CORPORA = [
+    "test_acquisition",
+    "large_acquisition",
+    "mixed",
+    "household",
+    "smallorg",
+    "vetclinic",
+]
 MINIMUM_QUESTIONS = {
     "test_acquisition": 10,
     "large_acquisition": 12,
     "mixed": 8,
     "household": 20,
     "smallorg": 25,
+    "vetclinic": 35,
 }
 #: Every level a question may have; a "files" question (the files of a folder) has no facts,
 #: only a computed answer (`answer.value`).

@@ -58,11 +58,16 @@ def docx(path: Path, title: str, blocks: list[Block], author: str = ORG) -> str:
     return "\n".join(texts)
 
 
-def xlsx(path: Path, sheets: dict[str, list[tuple]], money_columns: tuple[int, ...] = ()) -> str:
+def xlsx(
+    path: Path,
+    sheets: dict[str, list[tuple]],
+    money_columns: tuple[int, ...] = (),
+    author: str = ORG,
+) -> str:
     """A workbook, one sheet per entry; the 1-based ``money_columns`` get a currency format
     (the stored values stay plain numbers)."""
     wb = Workbook()
-    wb.properties.creator = ORG
+    wb.properties.creator = author
     wb.properties.created = wb.properties.modified = FIXED_DATE
     texts = []
     for index, (name, rows) in enumerate(sheets.items()):
