@@ -173,6 +173,19 @@ def test_a_question_the_tables_do_not_answer_reads_passages(orders, tmp_path):
     assert "Every order above €500 needs the approval of a director" in prose.answer
 
 
+def test_a_count_does_not_answer_a_question_whose_other_part_it_cannot(orders, tmp_path):
+    db = tmp_path / "i.duckdb"
+    both = "How many catering orders were placed, and who books them?"
+    mixed = _explore(both, orders, db)
+    assert "load_table" not in _tools(mixed)  # the rows cannot say who books them
+    assert not mixed.answer.startswith("**")
+    assert "booked by the office manager" in mixed.answer
+    # the rows that went in do answer a part that asks which ones
+    listed = _explore("Which orders were for catering, and how much did they cost in total?",
+                      orders, db)  # fmt: skip
+    assert listed.answer.startswith("**€1,145.45** is the total of cost_eur over 4 rows")
+
+
 def test_the_statements_subscriptions_of_2025(tmp_path):
     """The issue's own question over the twelve statement PDFs."""
     folder = DATA / "statements"

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fsnb.db.sql import ident, literal
+from fsnb.offline.asked import asks_for_list
+from fsnb.offline.features import PARTS
 from fsnb.offline.ranking import QUESTION_WORDS
 from fsnb.protocol import Action
 from fsnb.text.words import STOPWORDS, stem, tokenize
@@ -117,9 +119,10 @@ class Aggregate:
 
 
 def aggregate_question(task: str) -> Aggregate | None:
-    """The aggregate `task` asks for, or None when it asks for none."""
+    """The aggregate `task` asks for, or None when it asks for none (or a figure cannot
+    answer each of its parts)."""
     func = next((name for name, cue in _AGGREGATES if re.search(cue, task, re.IGNORECASE)), None)
-    if func is None:
+    if func is None or not _answers_every_part(func, task):
         return None
     spans, rest = periods(task)
     named = names(rest)
@@ -136,6 +139,19 @@ def aggregate_question(task: str) -> Aggregate | None:
     counted = re.findall(r"[\w-]+", after.group(1)) if after else []
     stop = next((i for i, w in enumerate(counted) if w.lower() in STOPWORDS), len(counted))
     return Aggregate(func, months, years, words, named, spans, tuple(counted[:stop]))
+
+
+def _answers_every_part(func: str, task: str) -> bool:
+    """Whether a figure over rows or documents, with the rows or values that went in, can
+    answer every part of `task`: a count, total or average where each part asks for a
+    figure or for the rows ("Which purchases were refunded, and how much in total?"), not
+    where one asks for something else ("How many service visits a year, and what does the
+    agreement cost?": a contract's terms, which counting a log's rows does not give); an
+    extreme's other parts ask about its row ("which month ..., and how much?")."""
+    parts = [part for part in PARTS.split(task) if part.strip()]
+    if func in ("max", "min") or len(parts) < 2:
+        return True
+    return all(aggregate_question(part) or asks_for_list(part) for part in parts)
 
 
 def _month_pattern(months: tuple[int, ...]) -> str:
