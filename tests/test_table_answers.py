@@ -89,6 +89,8 @@ def _verified(result: ExplorationResult) -> None:
         ("What is the most important risk?", None, (), (), ()),
         ("Who signed the escrow agreement?", None, (), (), ()),
         ("How much is the founder paid for consulting?", "sum", (), (), ("founder", "consulting")),
+        ("What did the catering orders come to in May?", "sum", (5,), (), ("catering", "orders")),
+        ("When did the auditor come to the office?", None, (), (), ()),
     ],
 )
 def test_what_an_aggregate_question_asks(question, func, months, years, words):

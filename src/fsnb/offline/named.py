@@ -69,6 +69,7 @@ _AGGREGATES = (  # the first that matches wins: "the total number of" is a count
         "sum",
         r"\btotal(?:led|ed|s)?\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|"
         r"\b(?:adds?|added) up\b|\bamount(?:s|ed)? to\b|\bcomes? to\b(?=\s*(?:in total|\?|$))|"
+        r"\bwhat\b[^?]*\b(?:do|does|did|will)\b[^?]*\bcome to\b|"
         r"\bhow much\b.*\b(?:spen[dt]|spending|pa(?:y|id)|cost|charged|billed|earn(?:ed)?|"
         r"receiv(?:e|ed)|refunded|owe[d]?|sold|bought|used|consumed)\b",
     ),
