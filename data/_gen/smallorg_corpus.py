@@ -12,6 +12,7 @@ December 2023 invoice in Downloads, "Balance due" beside "Amount payable" and "A
 
 from __future__ import annotations
 
+import calendar
 from pathlib import Path
 
 from . import smallorg_docs as docs
@@ -62,20 +63,6 @@ PINECREST = {
         (("Restroom and kitchen supplies", 11000),),
     ),
 }
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 #: Month of 2024 -> (invoice number, date as printed, additional support hours in quarters).
 COPPERLINE = {1: ("CTS-10482", "2024-01-05", 0), 2: ("CTS-10517", "2024-02-05", 0)}
 COPPERLINE[3] = ("CTS-10561", "2024-03-05", 11)
@@ -183,7 +170,7 @@ def _invoices(out: Path, texts: dict[str, str]) -> None:
         paragraphs = [
             f"Invoice no. {number}. Invoice date: {date}.",
             f"Bill to: {ORG}, {ADDRESS}",
-            f"Service period: {_MONTHS[month - 1]} {year} (Mon/Wed/Fri evening cleaning).",
+            f"Service period: {calendar.month_name[month]} {year} (Mon/Wed/Fri evening cleaning).",
             "Terms: net 15 days. Please make checks payable to Pinecrest Janitorial Services LLC "
             "or pay by ACH (details on file).",
         ]
@@ -203,7 +190,7 @@ def _invoices(out: Path, texts: dict[str, str]) -> None:
         paragraphs = [
             f"INVOICE {number}",
             f"Date: {date}   Customer account: HLP-22 ({ORG})",
-            f"Billing period: {_MONTHS[month - 1]} 2024",
+            f"Billing period: {calendar.month_name[month]} 2024",
             "Payment due within 30 days of the invoice date. Questions about this invoice: "
             "billing@copperline-tech.example",
         ]

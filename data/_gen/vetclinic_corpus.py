@@ -15,6 +15,7 @@ invoice total ("Amount due", "Invoice total", "Amount payable").
 
 from __future__ import annotations
 
+import calendar
 import random
 from pathlib import Path
 
@@ -28,7 +29,6 @@ NAME = "vetclinic"
 CLINIC = records.CLINIC
 ADDRESS = records.ADDRESS
 
-_MONTHS = records.MONTHS
 
 #: Northfield Veterinary Supply products: key -> (description, unit price in cents).
 PRODUCTS = {
@@ -268,8 +268,8 @@ def _northfield(out: Path, texts: dict[str, str]) -> None:
         paragraphs = [
             f"Invoice {number}   Invoice date: {date}   Customer no. C-40917",
             f"Ship to: {CLINIC}, {ADDRESS}",
-            f"Order month: {_MONTHS[month - 1]} {year}. Sold to a licensed veterinary practice; "
-            "prescription and controlled items ship to the DEA-registered address only.",
+            f"Order month: {calendar.month_name[month]} {year}. Sold to a licensed veterinary "
+            "practice; prescription and controlled items ship to the DEA-registered address only.",
             "Terms: net 30. Remit to Northfield Veterinary Supply Co., PO Box 5520, "
             "Worcester, MA 01615.",
         ]
@@ -288,7 +288,8 @@ def _bluestem(out: Path, texts: dict[str, str]) -> None:
         paragraphs = [
             f"Clinic account 2207-CB ({CLINIC})",
             f"Invoice number: {number}. Date of invoice: {date}.",
-            f"Testing performed: {_MONTHS[month - 1]} 1-{date.split()[1].rstrip(',')}, 2024. "
+            f"Testing performed: {calendar.month_name[month]} 1-{date.split()[1].rstrip(',')}, "
+            "2024. "
             "Itemized accession list available in the Bluestem clinic portal.",
             "Payment is due within 30 days. Pay online through the clinic portal or by check to "
             "Bluestem Diagnostics Laboratory, 90 Quarry Hill Road, Barre, VT 05641.",
@@ -363,7 +364,7 @@ def _finance(out: Path, texts: dict[str, str]) -> None:
         table += [[f"{d} {what}", cents(amount)] for d, what, amount in deposits(month)]
         table.append(["Total deposits", cents(deposit_total(month))])
         paragraphs = [
-            f"Business deposit summary - {_MONTHS[month - 1]} 2024",
+            f"Business deposit summary - {calendar.month_name[month]} 2024",
             f"Account holder: {CLINIC}. Business checking, account ending 3308.",
             "Deposits are listed by posting date. Card settlements are net of processing fees.",
         ]

@@ -22,20 +22,6 @@ from .smallorg_docs import cents
 CLINIC = "Cedarbrook Veterinary Clinic"
 ADDRESS = "415 Mill Street, Ashford, VT 05660"
 FIXED_DATE = dt.datetime(2024, 7, 1, 8, 0, 0)
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 XRAY = "Equipment/Service_Contracts/Radiant_xray_service_2024-25.pdf"
 XRAY_2023 = "Equipment/Archive/Radiant_xray_service_2023-24.pdf"
