@@ -17,6 +17,8 @@ stating the left-out choices above it gains most (a wrong one costs WRONG_COST).
     .venv/bin/python bench/fit_offline.py            # label, fit and report
     .venv/bin/python bench/fit_offline.py --labels   # refit from the stored labels only
     .venv/bin/python bench/fit_offline.py --write    # ... and put the fit in use
+    .venv/bin/python bench/fit_offline.py --labels --extend period   # fit only the named
+        # features' weights, the weights in use held, and put them in use
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def label(data: Path) -> list[dict[str, Any]]:
     """The first-line candidates of every fitted question with facts, featured and labelled."""
     import fsnb
     from fsnb.offline import OfflineLLM
-    from fsnb.offline.compose import candidates
+    from fsnb.offline.compose import candidates, sources
     from fsnb.offline.features import NAMES, parts
     from fsnb.offline.lead import _short
     from fsnb.offline.passages import features
@@ -82,7 +84,7 @@ def label(data: Path) -> list[dict[str, Any]]:
             singles = [
                 c for c in pool if not c.parts and c.score >= tuning.floor * best and _short(c)
             ]
-            standing = {r.path: r.standing for r in readings}
+            about = sources(q, readings)
             weights = {t: stats.idf(t) * q.weight(t) for t in q.content}
             asked = parts(q, weights, tuning)
             for number, part in enumerate(asked):
@@ -92,7 +94,7 @@ def label(data: Path) -> list[dict[str, Any]]:
                 theirs = [f for f in facts if any(features(f) & p.asked.wants for p in asked)]
                 own = mine or [f for f in facts if f not in theirs] or facts
                 for c in singles:
-                    described = part.describe(c, standing.get(c.path, 0.0), best)
+                    described = part.describe(c, about[c.path], best)
                     rows.append(
                         {
                             "corpus": qfile.parent.name,
@@ -110,7 +112,7 @@ def label(data: Path) -> list[dict[str, Any]]:
 
 #: The features that make up a candidate's value, and those that weigh on its score.
 VALUE = ("said", "context", "earlier", "kind_word", "kinds", "near")
-OUTER = ("standing", "lacking", "length", "passage", "strong")
+OUTER = ("standing", "period", "lacking", "length", "passage", "strong")
 #: Signs the meaning of a feature fixes: a longer unit says no more per word (the first
 #: line is the clause that answers, not the sentence that shares the most words).
 SIGNS = {"length": (None, 0.0)}
@@ -232,6 +234,62 @@ def calibrate(rows: list[dict[str, Any]], model: Any) -> Any:
     return Model(model.name, model.value, model.value_weight * scale, weights, 0.0)
 
 
+def extend(rows: list[dict[str, Any]], model: Any, names: list[str]) -> Any:
+    """`model` with the weights of the features `names` fitted (the same conditional
+    logit and L2 pull as `fit`), every other weight held as it is."""
+    import math
+
+    import numpy as np
+    from scipy.optimize import minimize
+
+    from fsnb.offline.scoring import Model
+
+    data = []
+    for group in _groups(rows).values():
+        right = [int(r["label"]) == 1 for r in group]
+        if any(right) and not all(right):
+            held = [s.score for s in _scores(model, group)]
+            held = [h - sum(model.weights.get(n, 0.0) * float(r[n]) for n in names)
+                    for h, r in zip(held, group, strict=True)]  # fmt: skip
+            added = np.array([[float(r[n]) for n in names] for r in group])
+            data.append((np.array(held), added, np.array(right)))
+
+    def loss(weights: Any) -> float:
+        total = L2 * float(weights @ weights) / 2
+        for held, added, right in data:
+            score = held + added @ weights
+            share = np.exp(score - score.max())
+            total -= math.log(share[right].sum() / share.sum())
+        return total
+
+    fitted = minimize(loss, np.zeros(len(names)), method="L-BFGS-B").x
+    weights = dict(model.weights) | {n: float(w) for n, w in zip(names, fitted, strict=True)}
+    return Model(model.name, model.value, model.value_weight, weights, model.threshold)
+
+
+def extended(rows: list[dict[str, Any]], names: list[str]) -> tuple[dict[str, Any], Any]:
+    """Leave-one-corpus-out top-1 of the weights in use with `names` fitted, beside the
+    weights in use; and the extension fitted on every corpus."""
+    from fsnb.offline.scoring import model
+
+    current = model("lead")
+    left_out, pooled = {}, []
+    for name in sorted({r["corpus"] for r in rows}):
+        test = [r for r in rows if r["corpus"] == name]
+        tops = _tops(test, extend([r for r in rows if r["corpus"] != name], current, names))
+        pooled += tops
+        left_out[name] = {"top1_extended": _top1(tops), "top1_in_use": _top1(_tops(test, current))}
+    fitted = extend(rows, current, names)
+    result = {
+        "extended": names,
+        "left_out": left_out,
+        "left_out_top1": _top1(pooled),
+        "in_use_top1": _top1(_tops(rows, current)),
+        "weights": {n: round(fitted.weights[n], 4) for n in names},
+    }
+    return result, fitted
+
+
 def report(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], Any]:
     """Leave-one-corpus-out top-1 and precision against the weights in use; the fit on
     every corpus, its threshold chosen on the left-out choices."""
@@ -305,6 +363,9 @@ def main() -> None:
     parser.add_argument(
         "--calibrate", action="store_true", help="keep the weights in use, scaled, with a threshold"
     )
+    parser.add_argument(
+        "--extend", nargs="+", metavar="FEATURE", help="fit only these features' weights"
+    )
     args = parser.parse_args()
     if args.labels:
         rows = _read(LABELS)
@@ -313,8 +374,15 @@ def main() -> None:
             os.environ["FSNB_CACHE_DIR"] = cache
             rows = label(args.data)
         _write(LABELS, rows)
-    result, (_, scaled) = report(rows)
     stored = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    if args.extend:
+        result, fitted = extended(rows, args.extend)
+        lead = stored["models"]["lead"]
+        lead["weights"] |= {n: round(fitted.weights[n], 4) for n in args.extend}
+        WEIGHTS.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
+        print(json.dumps(result, indent=2))
+        return
+    result, (_, scaled) = report(rows)
     if args.write:
         stored["about"] = "Fitted by bench/fit_offline.py from bench/data/offline_lead.csv."
         stored["models"]["lead"] = result["model"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,8 @@ import pytest
 import fsnb
 from fsnb.agent.result import ExplorationResult
 from fsnb.offline.asked import asks_for_list
+
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 LEASE = """# Harbor Street office lease
 
@@ -222,3 +225,40 @@ def test_what_happens_gets_the_rest_of_the_account(tmp_path: Path):
     result = _explore("What happens to the pension plan after the sale?", root)
     assert "January 1, 2026" in _first_line(result)
     assert "5% of pay" in result.answer
+
+
+def _bill(month: str, kwh: int) -> str:
+    return (
+        f"# Northgate Power - electricity bill\n\nAccount 4471-20. Billing month: {month}.\n\n"
+        f"Electricity used this month: {kwh} kWh. Amount due: ${kwh * 0.16:.2f}.\n"
+    )
+
+
+def test_a_month_the_question_names_picks_the_document_dated_in_it(tmp_path: Path):
+    root = _make(
+        tmp_path / "bills",
+        **{"2024-01": _bill("2024-01", 812)},
+        **{"2024-02": _bill("2024-02", 774)},
+        **{"2024-03": _bill("2024-03", 690)},
+    )
+    result = _explore("How much electricity did I use in March 2024?", root)
+    first = _first_line(result)
+    assert "690 kWh" in first and "812" not in first and "774" not in first
+    assert "period" in result.trace_df().iloc[-1]["reason"]  # why this first line
+
+
+def test_a_document_dated_in_another_month_does_not_fill_in_the_month_asked(tmp_path: Path):
+    """vetclinic's budget (no month), a Q2 update and a registration issued in August 2021
+    that expires on August 31, 2024: nothing says the revenue of August 2024, and the
+    registration's "August ... 2024" must not make the budget's line look like it does."""
+    root = tmp_path / "office"
+    root.mkdir()
+    for name in (
+        "Finance/budget_2024.xlsx",
+        "Meetings/2024-Q2_practice_update.pptx",
+        "Licenses/DEA/DEA_registration_Redcloud.pdf",
+    ):
+        shutil.copy(DATA / "vetclinic" / name, root)
+    result = _explore("What was our total revenue in August 2024?", root)
+    assert result.answer.startswith("I could not find this")
+    assert "August 31, 2024" not in result.answer.split("(I am not sure")[0]

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
 from fsnb.offline.asked import SHOWN_WORDS, absent_words, answers, apart_phrases, asks_for_list
-from fsnb.offline.features import answer_features
+from fsnb.offline.features import Source, answer_features
 from fsnb.offline.lead import PARTS, Lead, first_line, listed, overlaps
+from fsnb.offline.named import dated, periods
 from fsnb.offline.passages import (
     FEATURES,
     WEAK_KINDS,
@@ -110,8 +111,12 @@ def extractive_answer(
     chosen = select(pool, tuning=tuning)
     documents = {r.path: r.document for r in readings}
     texts = [r.document.text for r in readings]
-    # "the receipt": Receipts/4.pdf; "Cedar Valley Credit Union": the title over a form
-    names = {r.path: document_terms(r.path, r.document.title) for r in readings}
+    about = sources(question, readings)
+    # "the receipt": Receipts/4.pdf; "Cedar Valley Credit Union": the title over a form;
+    # "March": a bill dated 2024-03
+    names = {
+        r.path: document_terms(r.path, r.document.title) | about[r.path].months for r in readings
+    }
     named = set().union(*names.values())
     unsaid = absent_words(question, stats.df, tuning.rare_word, named)
     if not chosen:
@@ -122,9 +127,8 @@ def extractive_answer(
         "apart": bool(apart),
         "brushed": not answers(question, chosen, stats, tuning, names),
     }
-    standing = {r.path: r.standing for r in readings}
     entries = listed(question, readings, stats, tuning) if listing else []
-    lead = Lead(entries) if entries else first_line(question, pool, stats, tuning, standing)
+    lead = Lead(entries) if entries else first_line(question, pool, stats, tuning, about)
     lead = lead if lead.units else Lead(chosen[:1])
     sure = judged(question, lead, stats, names, tuning, doubts)
     if sure.probability < model("answer").threshold:
@@ -138,6 +142,27 @@ def extractive_answer(
         shown = [*lead.units, *others[: tuning.related_statements]]
         return _not_found(question, readings, shown, documents, stats, tuning, [], doubt)
     return _compose(question, chosen, lead, readings, stats, tuning, listing, sure)
+
+
+def sources(question: Question, readings: list[Reading]) -> dict[str, Source]:
+    """What the first line's features know of each document read: how it ranks, and
+    whether it is dated in a month the question names; a file named for that month
+    ("Bills/2024-03.pdf") also says the question's words for it ("March")."""
+    asked = periods(question.text)[0]
+    months = {m for p in asked for m in p.months}
+    years = {p.year for p in asked if p.year is not None}
+    words = frozenset(question.unit_terms(" ".join(p.label for p in asked if p.months)))
+
+    def source(reading: Reading) -> Source:
+        when = dated(reading.path, reading.document) if months else None
+        if when is None:
+            return Source(reading.standing)
+        if when[1] in months and (not years or when[0] in years):
+            named = dated(reading.path, None) == when
+            return Source(reading.standing, 1.0, words if named else frozenset())
+        return Source(reading.standing, -1.0)
+
+    return {r.path: source(r) for r in readings}
 
 
 def judged(

@@ -15,6 +15,8 @@ unit (a sentence, a row, an item) is described, for one part, by:
 - lacking: 1 when the part asks for a strong kind and it gives none;
 - near: how close the part's terms sit to such a value (`nearness`);
 - standing: how its document ranks for the question, 0 to 1;
+- period: 1 when the question names months and its document is dated in one of them, -1
+  when dated in another, else 0 (`Source`);
 - passage: its passage score over the best candidate's, 0 to 1;
 - length: the log of 1 + its words over DAMPING_WORDS.
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from itertools import pairwise
 
 from fsnb.offline.asked import IDENTIFIER, asks_for_list
@@ -61,6 +64,7 @@ NAMES = (
     "lacking",
     "near",
     "standing",
+    "period",
     "passage",
     "length",
 )
@@ -69,6 +73,15 @@ NAMES = (
 DAMPING_WORDS = 120
 #: Nearness a number needs to the noun a "how many" part counts to be a count of it.
 COUNTED_NEAR = 0.8
+
+
+@dataclass(frozen=True)
+class Source:
+    """What the answer step knows of a candidate's document, for the question."""
+
+    standing: float = 0.0  # how it ranks for the question, 0 to 1
+    period: float = 0.0  # 1: dated in a month the question names; -1: in another; 0: neither
+    months: frozenset[str] = frozenset()  # the question's terms for the months it is dated in
 
 
 class Part:
@@ -105,8 +118,8 @@ class Part:
             found.discard("number")  # a number, but not one of the things counted
         return found
 
-    def describe(self, c: Scored, standing: float, best: float) -> dict[str, float]:
-        """The unit's features for this part (`standing`: its document's, `best`: the best
+    def describe(self, c: Scored, source: Source, best: float) -> dict[str, float]:
+        """The unit's features for this part (`source`: its document's, `best`: the best
         candidate's passage score)."""
         text = unreferenced(c.text)
         said = self.question.unit_terms(text)  # the others are in its heading or header
@@ -121,7 +134,8 @@ class Part:
             "kinds": float(len(gives)),
             "lacking": float(bool(self.strong) and not gives & self.strong),
             "near": nearness(text, self.focus, self.asked.wants, self.question),
-            "standing": min(standing, 1.0),
+            "standing": min(source.standing, 1.0),
+            "period": source.period,
             "passage": c.score / best if best else 0.0,
             "length": math.log1p(len(c.text.split()) / DAMPING_WORDS),
         }

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fsnb.offline.features import PARTS, Part, parts
+from fsnb.offline.features import PARTS, Part, Source, parts
 from fsnb.offline.passages import WEAK_KINDS, Question, Scored, kind_words
 from fsnb.offline.ranking import BM25
 from fsnb.offline.scoring import Explained, model
@@ -40,13 +40,14 @@ def first_line(
     pool: list[Scored],
     stats: BM25,
     tuning: Tuning,
-    standing: dict[str, float],
+    sources: dict[str, Source],
 ) -> Lead:
     """The short units (sentences, rows, items) that make the answer's first line: for
     each part of the question, the unit the lead model scores best for it, unless a unit
     already picked scores as well; then, up to `lead_parts`, units covering what those
     leave open (a question term worth `lead_gain` of the question, or a strong kind of
-    value asked for: an amount, a date...). `standing`: how each document ranks, 0 to 1."""
+    value asked for: an amount, a date...), none from a document dated in a month other
+    than those the question names. `sources`: what is known of each document."""
     weights = {t: stats.idf(t) * question.weight(t) for t in question.content}
     best = max((c.score for c in pool), default=0.0)
     singles = [c for c in pool if not c.parts and c.score >= tuning.floor * best and _short(c)]
@@ -58,7 +59,7 @@ def first_line(
     for part in parts(question, weights, tuning):
 
         def worth(c: Scored, part: Part = part) -> Explained:
-            return lead.score(part.describe(c, standing.get(c.path, 0.0), best))
+            return lead.score(part.describe(c, sources.get(c.path, Source()), best))
 
         rest = [c for c in singles if not overlaps(c.path, c.span, picked)]
         if not rest or len(picked) >= tuning.lead_parts:
@@ -77,7 +78,11 @@ def first_line(
             new = sum(weights.get(t, 0.0) for t in c.terms - terms) / total
             return new + (tuning.lead_kind if c.kinds - kinds - WEAK_KINDS else 0.0)
 
-        rest = [c for c in singles if not overlaps(c.path, c.span, picked)]
+        rest = [
+            c
+            for c in singles
+            if not overlaps(c.path, c.span, picked) and sources.get(c.path, Source()).period >= 0
+        ]
         if not rest:
             break
         pick = max(rest, key=lambda c: (gain(c), c.score, -c.order))

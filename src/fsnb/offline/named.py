@@ -13,11 +13,14 @@ sentence's first word alone, a month or a weekday) and codes ("LP-220", "1099-NE
 from __future__ import annotations
 
 import calendar
+import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fsnb.db.sql import ident, literal
+from fsnb.documents import Document
+from fsnb.index.metadata import dates_in
 from fsnb.offline.asked import asks_for_list
 from fsnb.offline.features import PARTS
 from fsnb.offline.ranking import QUESTION_WORDS
@@ -50,6 +53,8 @@ _QUARTER = re.compile(
     re.IGNORECASE,
 )
 YEAR = re.compile(r"\b(19\d\d|20\d\d)\b")
+#: A year and month in a path or text: "2024-03_invoice.pdf", "Billing month: 2024-03".
+_YEAR_MONTH = re.compile(r"(?<!\d)((?:19|20)\d\d)[-_/](0[1-9]|1[0-2])(?!\d)")
 _NOT_NAMES = STOPWORDS | set(MONTHS) | {d.lower() for d in calendar.day_name}
 _CODE = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Z])[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)*")
 _NOT_CODE = re.compile(r"(?i)^(?:q[1-4]|h[12]|fy\d+|\d+(?:st|nd|rd|th|s)|\d+[a-z])$")
@@ -188,6 +193,19 @@ def periods(task: str) -> tuple[tuple[Named, ...], str]:
     for year in sorted({int(y) for y in YEAR.findall(rest)}):
         found.append(Named(str(year), rf"(?:^|[^0-9]){year}(?:[^0-9]|$)", year=year))
     return tuple(found), YEAR.sub(" ", rest)
+
+
+def dated(path: str, doc: Document | None) -> tuple[int, int] | None:
+    """A document's (year, month): the first in its path ("2024-03_invoice.pdf"), else the
+    first its text gives ("Billing month: 2024-03", "March 12, 2024"); without `doc`, the
+    path's only."""
+    for text in (path, doc.text) if doc else (path,):
+        if month := _YEAR_MONTH.search(text):
+            return int(month.group(1)), int(month.group(2))
+        if days := dates_in(text):
+            day = datetime.date.fromisoformat(days[0])
+            return day.year, day.month
+    return None
 
 
 def names(task: str) -> tuple[Named, ...]:

@@ -16,16 +16,14 @@ import calendar
 import json
 import re
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
 from fsnb.db.columns import sanitize
 from fsnb.db.sql import ident
 from fsnb.documents import Document
-from fsnb.index.metadata import dates_in
 from fsnb.offline.amounts import AMOUNT, currency, labelled, money
 from fsnb.offline.corpus import Corpus
-from fsnb.offline.named import names, periods
+from fsnb.offline.named import dated, names, periods
 from fsnb.offline.progress import read_so_far
 from fsnb.offline.ranking import QUESTION_WORDS, path_words
 from fsnb.offline.tables import aggregate_question, cite, rows_of
@@ -67,7 +65,6 @@ _OVER = re.compile(
 _PROVENANCE = "source_file VARCHAR, page INTEGER, quote VARCHAR"
 #: A year in a path or text, "award_2023.pdf" included (no word boundary after "_").
 _PATH_YEAR = re.compile(r"(?<![\d.,$])(?:19|20)\d\d(?!\d)")
-_YEAR_MONTH = re.compile(r"(?<!\d)((?:19|20)\d\d)[-_/](0[1-9]|1[0-2])(?!\d)")
 #: Words a form or a statement may label the value with for the word a question uses.
 _SAME_VALUE = [
     set(tokenize("income compensation earnings wages salary revenue proceeds")),
@@ -252,18 +249,6 @@ def same_kind(corpus: Corpus, same: Same) -> list[Value]:
         _KINDS.clear()
     _KINDS[(id(corpus), same)] = (corpus, found)
     return found
-
-
-def dated(path: str, doc: Document) -> tuple[int, int] | None:
-    """A document's (year, month): the first in its path ("2024-03_invoice.pdf"), else the
-    first its text gives ("Billing month: 2024-03", "March 12, 2024")."""
-    for text in (path, doc.text):
-        if month := _YEAR_MONTH.search(text):
-            return int(month.group(1)), int(month.group(2))
-        if days := dates_in(text):
-            day = date.fromisoformat(days[0])
-            return day.year, day.month
-    return None
 
 
 def in_period(values: list[Value], same: Same, corpus: Corpus) -> list[Value]:
