@@ -50,9 +50,9 @@ def label(data: Path) -> list[dict[str, Any]]:
     """The first-line candidates of every fitted question with facts, featured and labelled."""
     import fsnb
     from fsnb.offline import OfflineLLM
-    from fsnb.offline.compose import candidates, sources
+    from fsnb.offline.compose import candidates
     from fsnb.offline.features import NAMES, parts
-    from fsnb.offline.lead import _short
+    from fsnb.offline.lead import _short, sources
     from fsnb.offline.passages import features
     from fsnb.offline.policy import _readings
 

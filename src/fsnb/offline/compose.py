@@ -17,9 +17,8 @@ from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
 from fsnb.offline.asked import SHOWN_WORDS, absent_words, answers, apart_phrases, asks_for_list
-from fsnb.offline.features import Source, answer_features
-from fsnb.offline.lead import PARTS, Lead, first_line, listed, overlaps
-from fsnb.offline.named import dated, periods
+from fsnb.offline.features import answer_features
+from fsnb.offline.lead import PARTS, Lead, first_line, listed, overlaps, sources
 from fsnb.offline.passages import (
     FEATURES,
     WEAK_KINDS,
@@ -142,27 +141,6 @@ def extractive_answer(
         shown = [*lead.units, *others[: tuning.related_statements]]
         return _not_found(question, readings, shown, documents, stats, tuning, [], doubt)
     return _compose(question, chosen, lead, readings, stats, tuning, listing, sure)
-
-
-def sources(question: Question, readings: list[Reading]) -> dict[str, Source]:
-    """What the first line's features know of each document read: how it ranks, and
-    whether it is dated in a month the question names; a file named for that month
-    ("Bills/2024-03.pdf") also says the question's words for it ("March")."""
-    asked = periods(question.text)[0]
-    months = {m for p in asked for m in p.months}
-    years = {p.year for p in asked if p.year is not None}
-    words = frozenset(question.unit_terms(" ".join(p.label for p in asked if p.months)))
-
-    def source(reading: Reading) -> Source:
-        when = dated(reading.path, reading.document) if months else None
-        if when is None:
-            return Source(reading.standing)
-        if when[1] in months and (not years or when[0] in years):
-            named = dated(reading.path, None) == when
-            return Source(reading.standing, 1.0, words if named else frozenset())
-        return Source(reading.standing, -1.0)
-
-    return {r.path: source(r) for r in readings}
 
 
 def judged(

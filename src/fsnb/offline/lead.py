@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fsnb.offline.features import PARTS, Part, Source, parts
+from fsnb.offline.named import dated, periods
 from fsnb.offline.passages import WEAK_KINDS, Question, Scored, kind_words
 from fsnb.offline.ranking import BM25
 from fsnb.offline.scoring import Explained, model
@@ -24,7 +25,7 @@ from fsnb.text.segments import Span, blocks, sentences
 if TYPE_CHECKING:
     from fsnb.offline.compose import Reading
 
-__all__ = ["PARTS", "Lead", "first_line", "listed", "overlaps"]
+__all__ = ["PARTS", "Lead", "first_line", "listed", "overlaps", "sources"]
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,27 @@ def first_line(
         terms |= pick.terms
         kinds |= pick.kinds
     return Lead(picked, why)
+
+
+def sources(question: Question, readings: list[Reading]) -> dict[str, Source]:
+    """What the first line's features know of each document read: how it ranks, and
+    whether it is dated in a month the question names; a file named for that month
+    ("Bills/2024-03.pdf") also says the question's words for it ("March")."""
+    asked = periods(question.text)[0]
+    months = {m for p in asked for m in p.months}
+    years = {p.year for p in asked if p.year is not None}
+    words = frozenset(question.unit_terms(" ".join(p.label for p in asked if p.months)))
+
+    def source(reading: Reading) -> Source:
+        when = dated(reading.path, reading.document) if months else None
+        if when is None:
+            return Source(reading.standing)
+        if when[1] in months and (not years or when[0] in years):
+            named = dated(reading.path, None) == when
+            return Source(reading.standing, 1.0, words if named else frozenset())
+        return Source(reading.standing, -1.0)
+
+    return {r.path: source(r) for r in readings}
 
 
 def _short(item: Scored) -> bool:
