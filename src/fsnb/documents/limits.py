@@ -129,7 +129,8 @@ def within(
     if not seconds:
         return func(*args)
     if child.in_worker():
-        with child.clock(seconds, on_overtime, why):
+        # the reason names the limit, not what is left of it when the clock is set ("1.99999 s")
+        with child.clock(seconds, on_overtime, why or overtime(seconds)):
             return func(*args)
     if not child.can_start():
         log.debug("no time limit on parsing %s: a daemonic process starts no worker", name)
