@@ -377,23 +377,21 @@ def main() -> None:
     stored = json.loads(WEIGHTS.read_text(encoding="utf-8"))
     if args.extend:
         result, fitted = extended(rows, args.extend)
-        lead = stored["models"]["lead"]
-        lead["weights"] |= {n: round(fitted.weights[n], 4) for n in args.extend}
-        WEIGHTS.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
-        print(json.dumps(result, indent=2))
-        return
-    result, (_, scaled) = report(rows)
-    if args.write:
-        stored["about"] = "Fitted by bench/fit_offline.py from bench/data/offline_lead.csv."
-        stored["models"]["lead"] = result["model"]
-    elif args.calibrate:
-        stored["models"]["lead"] = {
-            "value": dict(scaled.value),
-            "value_weight": round(scaled.value_weight, 4),
-            "weights": {n: round(w, 4) for n, w in scaled.weights.items()},
-            "threshold": scaled.threshold,
-        }
-    if args.write or args.calibrate:
+        weights = stored["models"]["lead"]["weights"]
+        weights |= {n: round(fitted.weights[n], 4) for n in args.extend}
+    else:
+        result, (_, scaled) = report(rows)
+        if args.write:
+            stored["about"] = "Fitted by bench/fit_offline.py from bench/data/offline_lead.csv."
+            stored["models"]["lead"] = result["model"]
+        elif args.calibrate:
+            stored["models"]["lead"] = {
+                "value": dict(scaled.value),
+                "value_weight": round(scaled.value_weight, 4),
+                "weights": {n: round(w, 4) for n, w in scaled.weights.items()},
+                "threshold": scaled.threshold,
+            }
+    if args.write or args.calibrate or args.extend:
         WEIGHTS.write_text(json.dumps(stored, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=2))
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fsnb.offline.features import PARTS, Part, Source, parts
-from fsnb.offline.named import dated, periods
+from fsnb.offline.named import dated, in_months, periods
 from fsnb.offline.passages import WEAK_KINDS, Question, Scored, kind_words
 from fsnb.offline.ranking import BM25
 from fsnb.offline.scoring import Explained, model
@@ -108,7 +108,7 @@ def sources(question: Question, readings: list[Reading]) -> dict[str, Source]:
         when = dated(reading.path, reading.document) if months else None
         if when is None:
             return Source(reading.standing)
-        if when[1] in months and (not years or when[0] in years):
+        if in_months(when, months, years):
             named = dated(reading.path, None) == when
             return Source(reading.standing, 1.0, words if named else frozenset())
         return Source(reading.standing, -1.0)

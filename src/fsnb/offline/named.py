@@ -208,6 +208,11 @@ def dated(path: str, doc: Document | None) -> tuple[int, int] | None:
     return None
 
 
+def in_months(when: tuple[int, int], months: set[int], years: set[int]) -> bool:
+    """Whether a (year, month) is in one of `months` (and of `years`, when any are named)."""
+    return when[1] in months and (not years or when[0] in years)
+
+
 def names(task: str) -> tuple[Named, ...]:
     """The codes and capitalised names of `task` (without its periods)."""
     found: list[str] = []

@@ -23,7 +23,7 @@ from fsnb.db.sql import ident
 from fsnb.documents import Document
 from fsnb.offline.amounts import AMOUNT, currency, labelled, money
 from fsnb.offline.corpus import Corpus
-from fsnb.offline.named import dated, names, periods
+from fsnb.offline.named import dated, in_months, names, periods
 from fsnb.offline.progress import read_so_far
 from fsnb.offline.ranking import QUESTION_WORDS, path_words
 from fsnb.offline.tables import aggregate_question, cite, rows_of
@@ -258,7 +258,7 @@ def in_period(values: list[Value], same: Same, corpus: Corpus) -> list[Value]:
     out = []
     for value in values:
         when = dated(value.path, corpus.docs[value.path])
-        if when and when[1] in same.months and (not same.years or when[0] in same.years):
+        if when and in_months(when, set(same.months), set(same.years)):
             out.append(value)
     return out
 
