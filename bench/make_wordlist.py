@@ -1,7 +1,7 @@
 """Write src/fsnb/offline/data/english.txt: wordfreq's common English words and their Zipf
 frequencies, the list `fsnb.offline.english` reads instead of installing wordfreq.
 
-`fsnb.offline.passages.absent_words` asks whether a question word is rare in English
+`fsnb.offline.asked.absent_words` asks whether a question word is rare in English
 (Zipf frequency below `Tuning.rare_word`, 4.5). wordfreq answers that from 58 MB of
 word lists in 40 languages; fsnb needs one list, and only its top: the tokens of
 wordfreq's English list ("best", i.e. "large") at Zipf >= `FLOOR` (3.0, once per million

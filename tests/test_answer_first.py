@@ -130,7 +130,8 @@ def test_a_later_part_that_points_back_is_answered_about_the_same_one(staff: Pat
 
 def test_the_first_line_puts_a_value_beside_what_was_asked():
     from fsnb.offline import Tuning
-    from fsnb.offline.passages import analyze, nearness
+    from fsnb.offline.passages import nearness
+    from fsnb.offline.question import analyze
 
     question = analyze("What is the purchase price of the shares?", tuning=Tuning())
     focus = {"purchas": 1.0, "share": 1.0}
@@ -146,7 +147,7 @@ def test_the_first_line_puts_a_value_beside_what_was_asked():
 
 def test_a_question_word_matches_the_forms_a_stemmer_leaves_apart():
     from fsnb.offline import Tuning
-    from fsnb.offline.passages import analyze
+    from fsnb.offline.question import analyze
 
     question = analyze("How many people does the company employ, and who pays?", tuning=Tuning())
     assert {"employ", "pay"} <= question.unit_terms("It has 120 employees; the buyer paid.")

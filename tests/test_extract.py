@@ -8,7 +8,8 @@ import pytest
 from fsnb.documents.model import Document, PageSpan
 from fsnb.offline import Tuning
 from fsnb.offline.compose import Reading, extractive_answer
-from fsnb.offline.passages import analyze, features, score_unit
+from fsnb.offline.passages import features, score_unit
+from fsnb.offline.question import analyze
 from fsnb.offline.quotes import quote_spans
 from fsnb.offline.ranking import BM25, rank_documents, tokens
 from fsnb.offline.references import Target, find_references, resolve, similarity

@@ -28,7 +28,7 @@ import pytest
 
 from fsnb.offline.asked import absent_words
 from fsnb.offline.english import FLOOR, tokens, zipf
-from fsnb.offline.passages import analyze
+from fsnb.offline.question import analyze
 from fsnb.offline.tuning import Tuning
 
 ROOT = Path(__file__).resolve().parent.parent

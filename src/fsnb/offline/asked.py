@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence, Set
 from itertools import pairwise
 
 from fsnb.offline.english import zipf
-from fsnb.offline.passages import Question, Scored, kind_words
+from fsnb.offline.passages import Scored
+from fsnb.offline.question import Question, kind_words
 from fsnb.offline.ranking import BM25, tokens
 from fsnb.offline.tuning import Tuning
 

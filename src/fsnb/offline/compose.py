@@ -19,14 +19,8 @@ from fsnb.documents import Document
 from fsnb.offline.asked import SHOWN_WORDS, absent_words, answers, apart_phrases, asks_for_list
 from fsnb.offline.features import answer_features
 from fsnb.offline.lead import PARTS, Lead, first_line, listed, overlaps, sources
-from fsnb.offline.passages import (
-    FEATURES,
-    WEAK_KINDS,
-    Question,
-    Scored,
-    score_unit,
-    select,
-)
+from fsnb.offline.passages import FEATURES, WEAK_KINDS, Scored, score_unit, select
+from fsnb.offline.question import Question
 from fsnb.offline.quotes import quote_spans
 from fsnb.offline.ranking import BM25, document_terms, tokens
 from fsnb.offline.scoring import Explained, model

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
 from fsnb.errors import FsnbError
-from fsnb.offline.passages import Question, analyze
+from fsnb.offline.question import Question, analyze
 from fsnb.offline.ranking import BM25, Ranked, rank_documents, tokens
 from fsnb.offline.references import Target
 from fsnb.offline.scope import folders_of, named_folder

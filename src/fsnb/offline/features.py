@@ -32,17 +32,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from fsnb.offline.asked import IDENTIFIER, asks_for_list
-from fsnb.offline.passages import (
-    FULL_DATE,
-    VAGUE_VERBS,
-    WEAK_KINDS,
-    Question,
-    Scored,
-    analyze,
-    features,
-    kind_words,
-    nearness,
-)
+from fsnb.offline.passages import FULL_DATE, WEAK_KINDS, Scored, features, nearness
+from fsnb.offline.question import VAGUE_VERBS, Question, analyze, kind_words
 from fsnb.offline.ranking import tokens
 from fsnb.offline.statements import unreferenced
 from fsnb.offline.tuning import Tuning

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from fsnb.offline.features import PARTS, Part, Source, parts
 from fsnb.offline.named import dated, in_months, periods
-from fsnb.offline.passages import WEAK_KINDS, Question, Scored, kind_words
+from fsnb.offline.passages import WEAK_KINDS, Scored
+from fsnb.offline.question import Question, kind_words
 from fsnb.offline.ranking import BM25
 from fsnb.offline.scoring import Explained, model
 from fsnb.offline.statements import statement
