@@ -24,9 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -40,7 +38,7 @@ from fit_offline import (  # noqa: E402
     _write,
 )
 from fit_offline import _read as read_labels  # noqa: E402
-from quality import HELD_OUT, score_question  # noqa: E402
+from quality import HELD_OUT, sandbox, score_question  # noqa: E402
 
 from fsnb.offline.features import ANSWER_NAMES as NAMES  # noqa: E402  (bias first)
 
@@ -150,8 +148,7 @@ def main() -> None:
     if args.labels:
         rows = _read(LABELS)
     else:
-        with tempfile.TemporaryDirectory(prefix="fsnb-fit-cache-") as cache:
-            os.environ["FSNB_CACHE_DIR"] = cache
+        with sandbox(warm=False):
             rows = label(args.data)
         _write(LABELS, rows)
     weights = fit(rows)

@@ -26,9 +26,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import sys
-import tempfile
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
@@ -37,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from quality import HELD_OUT, _norm  # noqa: E402
+from quality import HELD_OUT, _norm, sandbox  # noqa: E402
 
 LABELS = ROOT / "bench" / "data" / "offline_lead.csv"
 WEIGHTS = ROOT / "src" / "fsnb" / "offline" / "data" / "weights.json"
@@ -370,8 +368,7 @@ def main() -> None:
     if args.labels:
         rows = _read(LABELS)
     else:
-        with tempfile.TemporaryDirectory(prefix="fsnb-fit-cache-") as cache:
-            os.environ["FSNB_CACHE_DIR"] = cache
+        with sandbox(warm=False):
             rows = label(args.data)
         _write(LABELS, rows)
     stored = json.loads(WEIGHTS.read_text(encoding="utf-8"))

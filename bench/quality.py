@@ -53,7 +53,8 @@ set before the held-out corpus existed), fact recall >= 0.9, mean answer length 
 characters and the first sentence holding the facts in >= 80% of answers; not-found
 accuracy >= 0.9. Every other figure is reported as is.
 Each corpus's .fsnbignore keeps its questions.json out of the exploration. Each run
-uses a fresh, empty parse cache unless --warm is given. `--tuning key=value` (repeatable)
+uses a fresh database (never FSNB_DB) and a fresh, empty parse cache unless --warm is
+given. `--tuning key=value` (repeatable)
 changes one number of the offline strategy (`fsnb.offline.Tuning`); the JSON says which
 tuning was used.
 
@@ -64,6 +65,7 @@ tuning was used.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import math
@@ -72,6 +74,7 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from statistics import mean
 from typing import Any
@@ -424,6 +427,27 @@ def _table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@contextlib.contextmanager
+def sandbox(*, warm: bool) -> Iterator[None]:
+    """Runs in a fresh database, never the user's (`FSNB_DB`): its scratchpad tables from
+    earlier runs, an index of a corpus, or another run writing to it at the same time
+    would change the answers; and in a fresh parse cache unless `warm`."""
+    names = ("FSNB_DB", "FSNB_CACHE_DIR")
+    saved = {name: os.environ.get(name) for name in names}
+    with tempfile.TemporaryDirectory(prefix="fsnb-bench-") as folder:
+        os.environ["FSNB_DB"] = str(Path(folder) / "index.duckdb")
+        if not warm:
+            os.environ["FSNB_CACHE_DIR"] = str(Path(folder) / "cache")
+        try:
+            yield
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--warm", action="store_true", help="reuse the default parse cache")
@@ -452,12 +476,8 @@ def main() -> None:
     except ValueError as exc:
         parser.error(str(exc))
     held_out = frozenset(args.held_out)
-    if args.warm:
+    with sandbox(warm=args.warm):
         report = run(args.data, args.corpus, tuning, held_out)
-    else:
-        with tempfile.TemporaryDirectory(prefix="fsnb-quality-cache-") as cache:
-            os.environ["FSNB_CACHE_DIR"] = cache
-            report = run(args.data, args.corpus, tuning, held_out)
     print(_table(report), file=sys.stderr)
     print(json.dumps(report, indent=2))
 
