@@ -67,6 +67,14 @@ def test_how_many_pdf_files_are_in_a_folder(folder: Path):
     assert set(paths[1:]) == {"contracts/spa.pdf", "contracts/escrow.pdf"}
 
 
+def test_one_file_is_one_file(folder: Path):
+    result = _explore("How many Markdown files are in contracts?", folder)
+    assert result.answer.startswith("There is 1 Markdown file under contracts")
+    listed = _explore("Which files in finance are spreadsheets?", folder)
+    assert listed.answer.startswith("1 spreadsheet file under finance:")
+    assert "finance/model.xlsx" in listed.answer
+
+
 def test_what_was_modified_most_recently(folder: Path):
     result = _explore("What was modified most recently?", folder)
     assert "**finance/budget.pdf**" in result.answer

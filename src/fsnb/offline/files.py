@@ -282,11 +282,21 @@ def _count(question: FileQuestion, found: Found, citations: list[CitedSource]) -
     scope = question.arguments["scope"]
     types = question.arguments.get("file_types")
     evidence = f"files: {total}" + (f" ({types})" if types else "")
-    lines = [f"There are {total} {question.what} {_cite(citations, scope, evidence)}."]
+    verb = "is" if total == 1 else "are"
+    lines = [f"There {verb} {_counted(total, question.what)} {_cite(citations, scope, evidence)}."]
     for row in found.results[:LISTED]:
         mark = _cite(citations, row.path, size_evidence(row.size))
         lines.append(f"- {row.path} {mark}")
     return lines
+
+
+#: The plural nouns an answer names files by, as `_ask` words them.
+_PLURAL = re.compile(r"\b(files|documents|docs|workbooks|spreadsheets|presentations|decks)\b")
+
+
+def _counted(total: int, what: str) -> str:
+    """ "2 PDF files under Taxes", "1 PDF file under Taxes"."""
+    return f"{total} {_PLURAL.sub(lambda m: m[1][:-1], what, count=1) if total == 1 else what}"
 
 
 def _listing(question: FileQuestion, found: Found, citations: list[CitedSource]) -> list[str]:
@@ -298,7 +308,7 @@ def _listing(question: FileQuestion, found: Found, citations: list[CitedSource])
         rows = rows[::-1]
     dated = question.kind in ("newest", "oldest", "dates")
     listing = question.kind in ("size", "dates", "types")
-    lines = [f"{found.total} {question.what}:"] if listing else []
+    lines = [f"{_counted(found.total, question.what)}:"] if listing else []
     for index, row in enumerate(rows[: LISTED if listing else SHOWN]):
         fact = f"modified {row.modified}" if dated else f"{row.size:,} bytes"
         quote = f"modified: {row.modified}" if dated else size_evidence(row.size)
