@@ -67,6 +67,14 @@ def test_how_many_pdf_files_are_in_a_folder(folder: Path):
     assert set(paths[1:]) == {"contracts/spa.pdf", "contracts/escrow.pdf"}
 
 
+def test_files_of_a_format_are_counted_whatever_they_are_called(folder: Path):
+    """'PDF agreements' are PDF files to count, 'the agreements' a question for reading."""
+    result = _explore("How many PDF agreements are in contracts?", folder)
+    assert result.answer.startswith("There are 2 PDF files under contracts")
+    assert file_question("How many agreements are there?", str(folder), TOOLS) is None
+    assert file_question("How many text messages did I get?", str(folder), TOOLS) is None
+
+
 def test_one_file_is_one_file(folder: Path):
     result = _explore("How many Markdown files are in contracts?", folder)
     assert result.answer.startswith("There is 1 Markdown file under contracts")

@@ -59,7 +59,8 @@ _LAST_CHANGED = re.compile(rf"\b{_CHANGED}\s+last\b|\blast\s+{_CHANGED}\b", re.I
 #: How a question asks for a number of files: "how many", "count the", "the number of".
 _HOW_MANY = r"(?:how many|count(?:\s+up)?(?:\s+all)?(?:\s+the)?|(?:the\s+)?number of)"
 _COUNT = re.compile(
-    rf"\b{_HOW_MANY}\s+(?:(?:(?P<type>[\w.]+)\s+)?(?P<noun>{_NOUNS})|(?P<plural>[a-z]+?)s)"
+    rf"\b{_HOW_MANY}\s+(?:(?:(?P<type>[\w.]+)\s+)?(?P<noun>{_NOUNS})|"
+    r"(?P<typed>[\w.]+)\s+(?P<things>[a-z]+s)|(?P<plural>[a-z]+?)s)"
     r"(?=\s+(?:are|is|exist|do|does|in|under|inside|within|there)\b|\s*\?|\s*$)",
     re.IGNORECASE,
 )
@@ -154,6 +155,17 @@ def _extensions(word: str | None) -> str | None:
     return None
 
 
+def _file_type(word: str) -> bool:
+    """Whether `word` names a file format itself ("PDF", "xlsx", "Word"), not a kind of
+    content that any format may hold ("text", "image")."""
+    low = word.lower().strip(".")
+    return low in _FORMATS or (f".{low}" in mimetypes.types_map and low not in _TYPES)
+
+
+#: Formats named by their program ("Word documents"), besides the file extensions.
+_FORMATS = frozenset({"word", "excel", "powerpoint", "markdown"})
+
+
 def _when(found: re.Match[str]) -> str | None:
     """The date range (`fsnb.text.ranges` syntax) a `_WHEN` match stands for."""
     day, period, days, within, on, word, point, first, last = found.groups()
@@ -190,7 +202,11 @@ def _ask(task: str) -> FileQuestion | None:
     if _DUPLICATES.search(task):
         return FileQuestion("duplicates", "find_duplicates", {"path": scope})
     count = _COUNT.search(task)
-    if count and (count["plural"] is None or _extensions(count["plural"])):
+    if count and count["typed"] and _file_type(count["typed"]):  # "how many PDF invoices"
+        types = _extensions(count["typed"])
+        args = {"query": "*", "search_type": "metadata", "scope": scope, "file_types": types}
+        return FileQuestion("count", "find_files", args, f"{count['typed']} files")
+    if count and not count["typed"] and (count["plural"] is None or _extensions(count["plural"])):
         word, noun = count["type"] or count["plural"], count["noun"]
         types = _extensions(word) or _extensions(noun)  # "how many workbooks"
         args: dict[str, Any] = {"query": "*", "search_type": "metadata", "scope": scope}
