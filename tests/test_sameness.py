@@ -353,3 +353,44 @@ def test_what_a_company_billed_altogether_is_the_total_due(bills, tmp_path):
     assert billed.answer.startswith("**$323.01** is the total of 'Amount due'")
     come = _explore("What do my 2024 electric bills come to?", bills, tmp_path / "c.duckdb")
     assert come.answer.startswith("**$323.01** is the total of 'Amount due'")
+
+
+def test_what_was_spent_across_receipts_is_each_receipts_bottom_line(bills, tmp_path):
+    """Receipts of several shops, in two formats: the bills beside them print 'Amount due',
+    yet 'all my receipts' names the documents, and what was spent is each one's last total,
+    not its subtotal."""
+    receipts = bills / "Receipts"
+    receipts.mkdir()
+    for day, shop, subtotal, total in (
+        ("2024-02-14", "florist", "$52.00", "$55.00"),
+        ("2024-03-02", "hardware", "$84.43", "$87.43"),
+        ("2024-03-18", "pharmacy", "$20.16", "$23.16"),
+    ):
+        body = f"Subtotal: {subtotal}\nTax: $3.00\nTotal: {total}\nPaid by card ending 4417\n"
+        name = f"{day}_{shop}"
+        if shop == "hardware":
+            (receipts / f"{name}.txt").write_text(f"{shop.upper()} STORE\nDate: {day}\n{body}")
+        else:
+            (receipts / f"{name}.md").write_text(
+                f"# {shop.title()} receipt\n\nDate: {day}\n\n{body}"
+            )
+    every = _explore("What was the total of all my receipts?", bills, tmp_path / "r.duckdb")
+    assert every.answer.startswith("**$165.59** is the total of 'Total' over the 3 documents")
+    march = "How much did I spend across all my receipts from March 2024?"
+    spent = _explore(march, bills, tmp_path / "s.duckdb")
+    assert spent.answer.startswith("**$110.59** is the total of 'Total'")
+    assert "Amount due" not in spent.answer and "florist" not in spent.answer
+
+
+def test_an_invoices_own_amount_is_its_bottom_line_not_a_line_items_total(tmp_path):
+    root = tmp_path / "clinic" / "Suppliers" / "Bluestem"
+    root.mkdir(parents=True)
+    for month, tests, total in ((1, "$147.60", "$2,612.75"), (2, "$180.40", "$2,266.15")):
+        (root / f"BD-24-{month:02d}.md").write_text(
+            f"# Bluestem Diagnostics\n\nInvoice date: 2024-{month:02d}-28\n\n"
+            f"Chemistry panel (41 @ $29.75) | $1,219.75\n\nTotal T4 (9 @ $16.40) | {tests}\n\n"
+            f"Invoice total | {total}\n"
+        )
+    asked = "How much did Bluestem charge us for January and February 2024 together?"
+    result = _explore(asked, root.parents[1], tmp_path / "b.duckdb")
+    assert result.answer.startswith("**$4,878.90** is the total of 'Invoice total'")

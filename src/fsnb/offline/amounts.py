@@ -1,11 +1,16 @@
-"""Amounts printed in a document's text: each with the label before it, whether a line
-prints a number, the currency the amounts are in, and a figure written in it."""
+"""Amounts printed in a document's text: each with the label before it, the value of the
+label a question names (`label_value`), whether a line prints a number, the currency the
+amounts are in, and a figure written in it."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, NamedTuple
+
+from fsnb.documents import Document
+from fsnb.text.words import tokenize
 
 #: A printed amount: sign, currency, digits with separators and cents, parentheses.
 AMOUNT = re.compile(
@@ -61,6 +66,86 @@ def labelled(text: str) -> Iterator[Labelled]:
             yield Labelled(line.start() + at + begin, label, None, label)
 
 
+#: Share of the question's label words (after those naming the documents) a label must hold.
+MIN_COVERAGE = 0.6
+#: What a word of the same value concept counts for ("compensation" for "income").
+SYNONYM = 0.8
+#: What each word of a label line that the question does not name costs ("tax withheld").
+EXTRA_WORD = 0.15
+#: Amounts after a label without one where its value may stand alone (the next lines).
+NEXT_LINES = 2
+#: A label word matches a question word it begins when it has this many letters ("comp").
+PREFIX_LETTERS = 3
+#: Words a form or a statement may label the value with for the word a question uses.
+_SAME_VALUE = [
+    set(tokenize("income compensation earnings wages salary revenue proceeds")),
+    set(tokenize("spend spent spending purchases")),
+    set(tokenize("fee fees charge charges charged")),
+]
+
+
+@dataclass(frozen=True)
+class Value:
+    """One document's labelled value (None when the label has none), quoted with its page."""
+
+    path: str
+    label: str
+    amount: float | None
+    quote: str
+    page: int | None
+    offset: int
+
+
+def _matches(stem: str, words: list[str]) -> float:
+    if any(w.startswith(stem) or (len(w) >= PREFIX_LETTERS and stem.startswith(w)) for w in words):
+        return 1.0
+    return SYNONYM if any(stem in g and g & set(words) for g in _SAME_VALUE) else 0.0
+
+
+def _score(label: str, words: tuple[str, ...], naming: set[str]) -> float:
+    """How well a label names the value: the question's words it holds, less its others."""
+    found = [w for w in tokenize(label) if w[0].isalpha()]
+    coverage = sum(_matches(s, found) for s in words) / len(words)
+    extra = [w for w in found if w not in naming and not any(_matches(s, [w]) for s in words)]
+    return coverage - EXTRA_WORD * len(extra) if coverage >= MIN_COVERAGE else 0.0
+
+
+def label_value(
+    path: str, doc: Document, words: tuple[str, ...], naming: set[str], *, bottom: bool = False
+) -> Value | None:
+    """The value of the label that best names `words` (of equals, the first), or for a
+    document's own amount (`bottom`) of the last label that names them: its bottom line
+    follows the line items' totals ("Total T4 (9 @ $16.40)", then "Invoice total")."""
+    units = list(labelled(doc.text))
+    title = set(tokenize(doc.title))  # a heading that repeats the title labels nothing
+    scores = [
+        0.0
+        if u.amount is None and set(tokenize(u.label)) == title
+        else _score(u.label, words, naming)
+        for u in units
+    ]
+
+    # the best label (or any, for the bottom line); of equals, one with a value, then the
+    # first (or the last)
+    def rank(i: int) -> tuple[float, bool, int]:
+        return (
+            scores[i] > 0 if bottom else scores[i],
+            units[i].amount is not None,
+            i if bottom else -i,
+        )
+
+    n = max(range(len(units)), key=rank, default=0)
+    if not units or scores[n] <= 0:
+        return None
+    offset, label, amount, quote = units[n]
+    for after in units[n + 1 : n + 1 + NEXT_LINES] if amount is None else ():
+        if after.label or after.amount is None:
+            break  # the next label: this one has no value
+        amount, quote = after.amount, doc.text[offset : after.offset + len(after.quote)]
+    quote = " ".join(quote.split())
+    return Value(path, label, amount, quote, doc.page_at(offset), offset)
+
+
 def printed(number: float, line: str) -> bool:
     """Whether `line` prints `number` (with or without thousands separators)."""
     magnitude = abs(float(number))
@@ -87,4 +172,4 @@ def money(value: Any, symbol: str) -> str:
     return f"{number:,.2f}" if number != int(number) else f"{int(number):,}"
 
 
-__all__ = ["AMOUNT", "Labelled", "currency", "labelled", "money", "printed"]
+__all__ = ["AMOUNT", "Labelled", "Value", "currency", "label_value", "labelled", "money", "printed"]

@@ -157,13 +157,15 @@ def _extensions(word: str | None) -> str | None:
 
 def _file_type(word: str) -> bool:
     """Whether `word` names a file format itself ("PDF", "xlsx", "Word"), not a kind of
-    content that any format may hold ("text", "image")."""
-    low = word.lower().strip(".")
-    return low in _FORMATS or (f".{low}" in mimetypes.types_map and low not in _TYPES)
+    content that any format may hold ("text", "image") nor another word ("line items")."""
+    return word.lower().strip(".") in _FORMATS
 
 
-#: Formats named by their program ("Word documents"), besides the file extensions.
-_FORMATS = frozenset({"word", "excel", "powerpoint", "markdown"})
+#: Formats a person names before what the files hold ("PDF invoices", "Word letters").
+_FORMATS = frozenset(
+    "word excel powerpoint markdown pdf docx doc xlsx xls pptx ppt csv txt md html htm json "
+    "xml rtf odt ods eml png jpg jpeg gif tif tiff heic zip".split()
+)
 
 
 def _when(found: re.Match[str]) -> str | None:

@@ -74,9 +74,9 @@ _AGGREGATES = (  # the first that matches wins: "the total number of" is a count
         "sum",
         r"\btotal(?:led|ed|s)?\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|"
         r"\b(?:adds?|added) up\b|\bamount(?:s|ed)? to\b|\bcomes? to\b(?=\s*(?:in total|\?|$))|"
-        r"\bwhat\b[^?]*\b(?:do|does|did|will)\b[^?]*\bcome to\b|"
-        r"\bhow much\b.*\b(?:spen[dt]|spending|pa(?:y|id)|cost|charged|billed|earn(?:ed)?|"
-        r"receiv(?:e|ed)|refunded|owe[d]?|sold|bought|used|consumed)\b",
+        r"\bwhat\b[^?]*\b(?:do|does|did|will)\b[^?]*\bcome to\b|\btogether\s*[?.]?\s*$|"
+        r"\bhow much\b.*\b(?:spen[dt]|spending|pa(?:y|id)|cost|charge[ds]?|bill(?:ed|s)?|"
+        r"earn(?:ed)?|receiv(?:e|ed)|refunded|owe[d]?|sold|bought|used|consumed)\b",
     ),
 )
 #: Words that say how to aggregate or over what span, not which rows (stemmed).
@@ -84,8 +84,8 @@ _CUE_WORDS = frozenset(
     tokenize(
         "average mean typical typically many number count largest biggest highest expensive "
         "maximum greatest smallest lowest cheapest least minimum total totalled totals sum "
-        "altogether combined add adds added amount amounts come comes much spend spent spending "
-        "pay paid cost costs charged earn earned "
+        "altogether combined together add adds added amount amounts come comes much spend spent "
+        "spending pay paid cost costs charged earn earned "
         "receive received owe owed single individual each every whole entire overall all "
         "one year years yearly annual annually month months monthly week weeks weekly day "
         "days daily quarter quarters period during",

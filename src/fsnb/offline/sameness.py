@@ -4,7 +4,9 @@
 each of several forms of one template; "my total purchases across all my statements", for
 one line of each monthly statement. For a question of that shape (an aggregate, and
 "across all X", "over each of my ...", "summed over ..."), the strategy finds the documents
-that print the label it names and share a template, and takes these steps as tool calls:
+that print the label it names (a bill's, an invoice's or a receipt's own amount, its bottom
+line, when it names none) and share a template or are what "X" calls them ("all my
+receipts": those in Receipts/), and takes these steps as tool calls:
 read each; `create_table`; `insert_data` (each value with `source_file`, `page`, `quote`);
 `query_data` for the figure. The answer gives the figure, quotes and cites each value, and
 names the documents it could not read a value from. Fewer than two documents: None.
@@ -21,7 +23,7 @@ from typing import Any
 from fsnb.db.columns import sanitize
 from fsnb.db.sql import ident
 from fsnb.documents import Document
-from fsnb.offline.amounts import AMOUNT, currency, labelled, money
+from fsnb.offline.amounts import AMOUNT, Value, currency, label_value, money
 from fsnb.offline.corpus import Corpus
 from fsnb.offline.named import dated, in_months, names, periods
 from fsnb.offline.progress import read_so_far
@@ -34,20 +36,10 @@ from fsnb.tools.reading import PAGE_CHARS
 NOTE = "_(offline backend: one labelled value per document, computed in SQL, no LLM)_"
 #: Documents of one kind read at most; a larger kind is left to the other strategies.
 MAX_DOCUMENTS = 12
-#: Share of the question's label words (after those naming the documents) a label must hold.
-MIN_COVERAGE = 0.6
-#: What a word of the same value concept counts for ("compensation" for "income").
-SYNONYM = 0.8
-#: What each word of a label line that the question does not name costs ("tax withheld").
-EXTRA_WORD = 0.15
-#: Amounts after a label without one where its value may stand alone (the next lines).
-NEXT_LINES = 2
 #: Words of a label that name a scratchpad table at most.
 LABEL_WORDS = 6
 #: Similarity (Jaccard of labels, title or file-name words) of two documents of one kind.
 SAME_TEMPLATE = 0.5
-#: A label word matches a question word it begins when it has this many letters ("comp").
-PREFIX_LETTERS = 3
 
 #: The documents of one kind found for a corpus and question, kept for the run's next steps.
 _KINDS: dict[tuple[int, Same], tuple[Corpus, list[Value]]] = {}
@@ -65,12 +57,6 @@ _OVER = re.compile(
 _PROVENANCE = "source_file VARCHAR, page INTEGER, quote VARCHAR"
 #: A year in a path or text, "award_2023.pdf" included (no word boundary after "_").
 _PATH_YEAR = re.compile(r"(?<![\d.,$])(?:19|20)\d\d(?!\d)")
-#: Words a form or a statement may label the value with for the word a question uses.
-_SAME_VALUE = [
-    set(tokenize("income compensation earnings wages salary revenue proceeds")),
-    set(tokenize("spend spent spending purchases")),
-    set(tokenize("fee fees charge charges charged")),
-]
 #: Verbs of a question that name the value only when nothing else does ("how much did I pay").
 _VERBS = set(tokenize("pay paid spend spent earn earned receive received charge charged owe bill"))
 #: What a verb of the question names on a bill or a form when the documents' own words are
@@ -79,7 +65,8 @@ _VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed bill billed"), ("due",)
 #: The labels of a document's own amount, tried in turn (a bill's, an invoice's, a receipt's).
 DOCUMENT_AMOUNT = (("due",), ("payable",), ("total",))
 #: Words that say how to aggregate, not which value.
-_NOT_LABEL = set(tokenize("total sum summed average mean combined altogether overall amount"))
+_NOT_LABEL = set(tokenize("total sum summed average mean combined altogether together overall"))
+_NOT_LABEL |= set(tokenize("amount"))
 _NOT_LABEL |= set(tokenize("add come value figure highest largest lowest smallest maximum minimum"))
 
 
@@ -99,18 +86,9 @@ class Same:
     over: bool = True
     #: The months it names ("in March", "in the first quarter"): the documents dated in them.
     months: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class Value:
-    """One document's labelled value (None when the label has none), quoted with its page."""
-
-    path: str
-    label: str
-    amount: float | None
-    quote: str
-    page: int | None
-    offset: int
+    #: What "across all X" calls the documents ("receipt"): the kind of one whose names say
+    #: so, when one does.
+    kind: tuple[str, ...] = ()
 
 
 def sameness_question(task: str) -> Same | None:
@@ -121,12 +99,10 @@ def sameness_question(task: str) -> Same | None:
     func = ask.func if ask else "sum" if re.search(r"\bsumm?ed\b|\badded\b", task) else None
     if func not in _FUNCS or not (over or ask):
         return None
-    if over:
-        kind = re.split(r"[?.,;]", task[over[-1].end() :])[0]  # "clients", "my 2025 statements"
-        asked = task[: over[0].start()] + " " + task[over[-1].end() + len(kind) :]
-    else:
-        asked = task
+    kind = re.split(r"[?.,;]", task[over[-1].end() :])[0] if over else ""  # "my receipts"
+    asked = task[: over[0].start()] + " " + task[over[-1].end() + len(kind) :] if over else task
     skip = QUESTION_WORDS | _NOT_LABEL
+    called = [w for w in tokenize(periods(kind)[1]) if w not in skip and w[0].isalpha()]
     words = [w for w in tokenize(periods(asked)[1]) if w not in skip and w[0].isalpha()]
     verbs = [w for w in words if w in _VERBS]
     words = [w for w in words if w not in _VERBS] or words  # "how much interest did I pay"
@@ -135,23 +111,11 @@ def sameness_question(task: str) -> Same | None:
     given = tuple(n.pattern for n in names(rest))
     years = tuple(sorted({span.year for span in spans if span.year is not None}))
     months = tuple(sorted({m for span in spans for m in span.months}))
+    words = words or called  # "the total of all my receipts": the documents' own amount
     if not words:
         return None
-    return Same(func, tuple(dict.fromkeys(words)), years, fallback, given, bool(over), months)
-
-
-def _matches(stem: str, words: list[str]) -> float:
-    if any(w.startswith(stem) or (len(w) >= PREFIX_LETTERS and stem.startswith(w)) for w in words):
-        return 1.0
-    return SYNONYM if any(stem in g and g & set(words) for g in _SAME_VALUE) else 0.0
-
-
-def _score(label: str, words: tuple[str, ...], naming: set[str]) -> float:
-    """How well a label names the value: the question's words it holds, less its others."""
-    found = [w for w in tokenize(label) if w[0].isalpha()]
-    coverage = sum(_matches(s, found) for s in words) / len(words)
-    extra = [w for w in found if w not in naming and not any(_matches(s, [w]) for s in words)]
-    return coverage - EXTRA_WORD * len(extra) if coverage >= MIN_COVERAGE else 0.0
+    label = tuple(dict.fromkeys(words))
+    return Same(func, label, years, fallback, given, bool(over), months, tuple(called))
 
 
 def read_value(path: str, doc: Document, same: Same) -> Value | None:
@@ -159,37 +123,17 @@ def read_value(path: str, doc: Document, same: Same) -> Value | None:
     none, on its line or standing alone on the next), or None without such a label."""
     naming = _naming(path, doc)
     own = tuple(w for w in same.words if w not in naming)
-    # the question's words only name the documents ("the highest electricity bill"): the
+    if own and (found := label_value(path, doc, own, naming)):
+        return found
+    # the question's words only name the documents ("the highest electricity bill"), or
+    # only say paying and no label does ("how much did I spend across my receipts"): the
     # label its verb names, else a document's own amount ("Amount due", "Total")
-    tries = [own] if own else [same.fallback, *DOCUMENT_AMOUNT, same.words]
-    for words in filter(None, tries):
-        if found := _read(path, doc, words, naming):
+    if own and not set(own) <= _VERBS:
+        return None
+    for words in filter(None, [same.fallback, *DOCUMENT_AMOUNT, same.words]):
+        if found := label_value(path, doc, words, naming, bottom=True):
             return found
     return None
-
-
-def _read(path: str, doc: Document, words: tuple[str, ...], naming: set[str]) -> Value | None:
-    units = list(labelled(doc.text))
-    title = set(tokenize(doc.title))  # a heading that repeats the title labels nothing
-    scores = [
-        0.0
-        if u.amount is None and set(tokenize(u.label)) == title
-        else _score(u.label, words, naming)
-        for u in units
-    ]
-    # the best label; of equals, one with a value, then the first
-    n = max(
-        range(len(units)), key=lambda i: (scores[i], units[i].amount is not None, -i), default=0
-    )
-    if not units or scores[n] <= 0:
-        return None
-    offset, label, amount, quote = units[n]
-    for after in units[n + 1 : n + 1 + NEXT_LINES] if amount is None else ():
-        if after.label or after.amount is None:
-            break  # the next label: this one has no value
-        amount, quote = after.amount, doc.text[offset : after.offset + len(after.quote)]
-    quote = " ".join(quote.split())
-    return Value(path, label, amount, quote, doc.page_at(offset), offset)
 
 
 def _naming(path: str, doc: Document) -> set[str]:
@@ -231,15 +175,26 @@ def same_kind(corpus: Corpus, same: Same) -> list[Value]:
             if not asked & set(_PATH_YEAR.findall(text)) and _PATH_YEAR.search(text):
                 del values[path]
     docs = corpus.docs
-    marks = {  # what a template shares: words, title, file name
-        p: [set(tokenize(t)) for t in (AMOUNT.sub(" ", docs[p].text), docs[p].title, _name(p))]
+    marks = {  # what a template shares: words, title, file name (its words, not its dates)
+        p: [
+            set(tokenize(AMOUNT.sub(" ", docs[p].text))),
+            set(tokenize(docs[p].title)),
+            {w for w in tokenize(_name(p)) if w[0].isalpha()},
+        ]
         for p in values
     }
-    peers = {
-        p: {q for q in values if max(map(_similar, marks[p], marks[q])) >= SAME_TEMPLATE}
-        for p in values
-    }
-    seed = max(peers, key=lambda p: (len(peers[p]), corpus.standing(p)), default=None)
+    # "across all my award letters": those its names call so and that print one label
+    called = {p for p in values if set(same.kind) & _naming(p, docs[p])}
+    labels = {p: tuple(tokenize(v.label)) for p, v in values.items()}
+
+    def peer(p: str, q: str) -> bool:
+        if p in called and q in called and labels[p] == labels[q]:
+            return True
+        return max(map(_similar, marks[p], marks[q])) >= SAME_TEMPLATE
+
+    peers = {p: {q for q in values if peer(p, q)} for p in values}
+    # the kind the question names, if some document is named so; else the largest kind
+    seed = max(peers, key=lambda p: (p in called, len(peers[p]), corpus.standing(p)), default=None)
     found = [values[p] for p in sorted({seed, *peers[seed]})] if seed else []
     if not same.over and found:  # "electricity ... in total": one label, names that say so
         common = set.intersection(*(_naming(v.path, docs[v.path]) for v in found))
