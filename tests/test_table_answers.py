@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from openpyxl import Workbook
 
 import fsnb
 from fsnb.agent.result import ExplorationResult
@@ -163,6 +164,58 @@ def test_a_table_that_does_not_fit_passes_to_the_next_tabular_document(orders, t
     assert listed[0] == "order_register.md" and listed[1].startswith("orders-q")
     assert "**€642.10**" in result.answer and "Offsite dinner" in result.answer
     _verified(result)
+
+
+REVENUE = {  # month: (surgery, total)
+    "2024-01": ("22875.00", "127501.50"),
+    "2024-02": ("20410.00", "121508.75"),
+    "2024-03": ("25660.00", "141886.25"),
+    "2024-04": ("24130.00", "139915.75"),
+    "2024-05": ("27345.00", "150376.00"),
+    "2024-06": ("23980.00", "144480.50"),
+}
+
+
+@pytest.fixture
+def clinic(tmp_path: Path) -> Path:
+    """A monthly revenue table with months written "2024-01", and a budget that ranks
+    better for "surgery revenue" but names surgery in one row's text only."""
+    root = tmp_path / "clinic"
+    root.mkdir()
+    rows = "".join(f"{m},{s},{t}\n" for m, (s, t) in REVENUE.items())
+    (root / "revenue_2024.csv").write_text("month,surgery,total\n" + rows, encoding="utf-8")
+    budget = Workbook()
+    sheet = budget.active
+    sheet.title = "Revenue"
+    sheet.append(["Revenue line", "2024 budget"])
+    for line in (
+        ("Professional services (exams, surgery, dental)", 980000),
+        ("Pharmacy", 310000),
+        ("Boarding", 42000),
+        ("Diagnostics", 197000),
+        ("Grooming", 38000),
+        ("Retail", 24000),
+        ("Total revenue", 1591000),
+    ):
+        sheet.append(list(line))
+    budget.save(root / "budget_2024.xlsx")
+    return root
+
+
+def test_months_written_year_first_in_a_text_column_are_the_months_asked(clinic, tmp_path):
+    asked = "What was total revenue for the first quarter of 2024?"
+    result = _explore(asked, clinic, tmp_path / "q.duckdb")
+    assert result.answer.startswith("**390,896.50** is the total of total over 3 rows")
+    assert "2024-04" not in result.answer.split("```")[0]
+
+
+def test_a_table_with_too_few_rows_for_the_figure_passes_to_the_next(clinic, tmp_path):
+    """The budget's one 'surgery' row is too few to total: the revenue table, whose
+    surgery column the question names, gives the figure."""
+    result = _explore("What was our total surgery revenue in 2024?", clinic, tmp_path / "s")
+    listed = [s["target"] for s in result.steps() if s.get("tool") == "extract_tables"]
+    assert listed == ["budget_2024.xlsx", "revenue_2024.csv"]
+    assert result.answer.startswith("**144,400** is the total of surgery over 6 rows")
 
 
 def test_a_question_the_tables_do_not_answer_reads_passages(orders, tmp_path):

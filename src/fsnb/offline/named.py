@@ -161,8 +161,14 @@ def _answers_every_part(func: str, task: str) -> bool:
 
 
 def _month_pattern(months: tuple[int, ...]) -> str:
+    """The months by name ("march", "mar") or in a date written year first ("2024-03")."""
     names = sorted({n for n, m in MONTHS.items() if m in months}, key=len, reverse=True)
-    return r"\b(?:" + "|".join(names) + r")\b"
+    numbers = "|".join(f"{m:02d}" for m in sorted(months))
+    return (
+        r"\b(?:"
+        + "|".join(names)
+        + rf")\b|(?:^|[^0-9])(?:19|20)[0-9][0-9][-/](?:{numbers})(?:[^0-9]|$)"
+    )
 
 
 def periods(task: str) -> tuple[tuple[Named, ...], str]:

@@ -107,7 +107,7 @@ def _computed(
     if counted == 0 and plan.named:
         return missing.stop(plan.table, plan.described(), _sql(done[0]), NOTE), False
     if counted < MIN_ROWS[ask.func] and not missing:
-        return None, False
+        return None, True  # too few rows here to compute over: another table may hold them
     if len(done) == 1 and ask.func not in ("max", "min"):  # an extreme is its own row
         reason = "Cite: fetch the rows that went into the figure, from every document."
         return Action.call("query_data", reason, sql=plan.rows_sql()), False
