@@ -9,7 +9,9 @@ import pytest
 
 import fsnb
 from fsnb.agent.result import ExplorationResult
-from fsnb.offline.asked import asks_for_list
+from fsnb.offline.asked import asks_for_list, worded_otherwise
+from fsnb.offline.question import analyze
+from fsnb.offline.tuning import Tuning
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -90,6 +92,23 @@ def test_a_common_word_worded_otherwise_still_finds_the_answer(folder: Path):
     result = _explore("Which people manage the fleet?", folder)
     assert "Ingrid Solberg" in result.answer
     assert "do not state" not in result.answer
+
+
+def test_a_common_word_no_document_says_does_not_make_the_answer_unsure(tmp_path: Path):
+    """ "car" is in no document (the policy says "vehicle"): the answer does not lose
+    certainty for lacking it, and states the insured vehicle."""
+    policy = (
+        "# Tidewater Auto Insurance - Auto Policy\n\nPolicy number TA-88120-4. Named "
+        "insured: Jordan T. Whitaker.\n\nInsured vehicle: 2019 Subaru Outback.\n\n"
+        "Collision deductible | $1,000\n\nSix-month premium | $1,122.60\n"
+    )
+    home = "# Home policy\n\nThe home policy covers the contents of the flat. Deductible | $500\n"
+    root = _make(tmp_path / "insurance", auto_policy=policy, home_policy=home)
+    result = _explore("What is the collision deductible on the car insurance?", root)
+    assert "$1,000" in _first_line(result) and "could not find" not in result.answer
+    question = analyze("What car is insured on my auto policy?", tuning=Tuning())
+    df = {"insur": 2, "auto": 1, "polici": 2}
+    assert worded_otherwise(question, df, Tuning().rare_word) == {"car"}
 
 
 def test_a_phrase_the_documents_never_say_means_not_found(folder: Path):

@@ -7,7 +7,7 @@ doubts the fitted "answer" model weighs (`fsnb.offline.features.answer_features`
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterator, Mapping, Sequence, Set
 from itertools import pairwise
 
 from fsnb.offline.english import zipf
@@ -58,18 +58,32 @@ def absent_words(
     "turnover", "warranty"; a word of a read file's name (`named`) counts as held. A folder
     that never uses such a word does not state what the question asks about it; a common
     word ("happen", "people") or the kind of answer asked for ("which firm") may just be
-    worded otherwise in the documents."""
+    worded otherwise in the documents (`worded_otherwise`)."""
+    return [word for word, _, unsaid in _absent(question, df, rare, named) if unsaid]
+
+
+def worded_otherwise(
+    question: Question, df: Mapping[str, int], rare: float, named: Set[str] = frozenset()
+) -> set[str]:
+    """The terms of the question's words that no document holds but that are common in
+    English or name the kind of answer ("car", "apartment", "firm"): the documents say
+    them otherwise ("vehicle", "premises"), so no passage can be asked to hold them."""
+    return {term for _, term, unsaid in _absent(question, df, rare, named) if not unsaid}
+
+
+def _absent(
+    question: Question, df: Mapping[str, int], rare: float, named: Set[str]
+) -> Iterator[tuple[str, str, bool]]:
+    """Each content word of the question that no document holds nor a read file's name:
+    (word, its term, whether it is rare in English and asks for no kind of answer)."""
     types = {m.group(1).lower() for m in _TYPE_WORD.finditer(question.text)} & _ANSWER_TYPES
-    out = []
     for word in dict.fromkeys(re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*", question.text)):
         low = word.lower()
         terms = tokens(low)
-        if not terms or low in types or any(df.get(t) or t in named for t in terms):
+        if not terms or any(df.get(t) or t in named for t in terms):
             continue
-        content = terms[0] in question.content and question.weight(terms[0]) >= 1.0
-        if content and zipf(low) < rare:
-            out.append(word)
-    return out
+        if terms[0] in question.content and question.weight(terms[0]) >= 1.0:
+            yield word, terms[0], low not in types and zipf(low) < rare
 
 
 #: "What is the X ...", "Who is X's Y", "What does the X say": the thing asked about follows.

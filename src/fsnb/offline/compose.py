@@ -16,7 +16,14 @@ import re
 from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
-from fsnb.offline.asked import SHOWN_WORDS, absent_words, answers, apart_phrases, asks_for_list
+from fsnb.offline.asked import (
+    SHOWN_WORDS,
+    absent_words,
+    answers,
+    apart_phrases,
+    asks_for_list,
+    worded_otherwise,
+)
 from fsnb.offline.features import answer_features
 from fsnb.offline.lead import PARTS, Lead, first_line, listed, overlaps, sources
 from fsnb.offline.passages import FEATURES, WEAK_KINDS, Scored, score_unit, select
@@ -150,7 +157,10 @@ def judged(
     -> terms), holds of the question, and the `doubts` about the folder and the passages
     chosen (a rare word no document holds, a phrase never said, passages that brush past)."""
     held = set().union(*(c.terms | names.get(c.path, set()) for c in lead.units))
-    return model("answer").judge(answer_features(question, held, stats.idf, tuning, doubts))
+    named = set().union(*names.values())
+    otherwise = worded_otherwise(question, stats.df, tuning.rare_word, named)
+    described = answer_features(question, held, stats.idf, tuning, doubts, otherwise)
+    return model("answer").judge(described)
 
 
 def _compose(

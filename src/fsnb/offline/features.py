@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -191,12 +191,14 @@ def answer_features(
     idf: Callable[[str], float],
     tuning: Tuning,
     doubts: Mapping[str, bool],
+    otherwise: Set[str] = frozenset(),
 ) -> dict[str, float]:
     """What the answer's first line holds of the question, for the "answer" model:
 
     - coverage: the share of the words its parts ask about (by IDF weight; not their vague
-      verbs nor the noun of "that person") among the terms `held` by its units and their
-      files' names;
+      verbs nor the noun of "that person"; not the common words no document holds,
+      `otherwise`: "car" where the documents say "vehicle") among the terms `held` by its
+      units and their files' names;
       an identifier word after a held one ("transaction number") counts as held: documents
       write a label and its value ("Transaction: TXN-0947"), seldom the word itself;
     - listing: 1 when the question asks for every item of something ("list the
@@ -206,7 +208,7 @@ def answer_features(
       too little of it (`fsnb.offline.asked`)."""
     weights = {t: idf(t) * question.weight(t) for t in question.content}
     asked = set().union(*(p.topic.keys() | p.kind.keys() for p in parts(question, weights, tuning)))
-    asked = asked or set(weights)
+    asked = (asked or set(weights)) - otherwise or asked or set(weights)
     labelled = {b for a, b in _stem_pairs(question.text) if a in held and IDENTIFIER.fullmatch(b)}
     return {
         "coverage": _share({t: weights[t] for t in asked}, held | labelled),
