@@ -75,6 +75,20 @@ def test_files_of_a_format_are_counted_whatever_they_are_called(folder: Path):
     assert file_question("How many text messages did I get?", str(folder), TOOLS) is None
 
 
+def test_a_count_not_counting_subfolders_keeps_the_files_in_the_folder(folder: Path):
+    _file(folder / "contracts" / "old" / "draft.pdf", b"%PDF-" + b"d" * 100, BASE)
+    direct = _explore("How many PDF files are directly in contracts?", folder)
+    assert direct.answer.startswith("There are 2 PDF files under contracts (not counting")
+    paths = _paths(direct)  # the count's citation is verified against the folder
+    assert direct.citations[0].quote == "files directly in it: 2 (pdf)"
+    assert set(paths[1:]) == {"contracts/spa.pdf", "contracts/escrow.pdf"}
+    every = _explore("How many PDF files are in contracts, including subfolders?", folder)
+    assert every.answer.startswith("There are 3 PDF files under contracts (including")
+    top = _explore("How many files are there, not counting subfolders?", folder)
+    assert top.answer.startswith("There is 1 file [1]") and "copy-of-notes.md" in top.answer
+    assert all(c.verified for c in top.citations)
+
+
 def test_one_file_is_one_file(folder: Path):
     result = _explore("How many Markdown files are in contracts?", folder)
     assert result.answer.startswith("There is 1 Markdown file under contracts")

@@ -2,7 +2,8 @@
 
 A navigator answer cites a file by its stat rather than its text: "size: 2,097,152 bytes",
 "modified: 2024-05-01 10:00", "sha256: <hex>", or a folder by "files: 3 (pdf)" (the files
-under it, of those types). Facts are joined with "; ".
+under it, of those types) or "files directly in it: 1" (not in its subfolders). Facts are
+joined with "; ".
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from fsnb.fsindex.walk import file_sha256
 from fsnb.security import Sandbox, Sensitivity
 from fsnb.tools.formats import when
 
-_FACT = re.compile(r"\s*(size|modified|sha256|files):\s*(\S.*?)\s*", re.IGNORECASE)
+_FACT = re.compile(
+    r"\s*(size|modified|sha256|files|files directly in it):\s*(\S.*?)\s*", re.IGNORECASE
+)
 
 
 def facts(quote: str) -> list[tuple[str, str]] | None:
@@ -29,8 +32,8 @@ def check(sandbox: Sandbox, target: Path, found: list[tuple[str, str]]) -> str:
     """'' when every fact holds for `target` (a path inside the sandbox), else what fails."""
     info = target.stat()
     for name, value in found:
-        if name == "files":
-            actual = _count(sandbox, target, value)
+        if name in ("files", "files directly in it"):
+            actual = _count(sandbox, target, value, direct=name != "files")
             claimed = re.match(r"[\d,]+", value)
             if claimed is None or int(claimed.group().replace(",", "")) != actual:
                 return f"files given as {value}; there are {actual}"
@@ -51,17 +54,20 @@ def check(sandbox: Sandbox, target: Path, found: list[tuple[str, str]]) -> str:
     return ""
 
 
-def _count(sandbox: Sandbox, folder: Path, value: str) -> int:
-    """Files under `folder` that the tools list, of the types in parentheses in `value`."""
+def _count(sandbox: Sandbox, folder: Path, value: str, *, direct: bool = False) -> int:
+    """Files under `folder` (`direct`: in it, not in its subfolders) that the tools list,
+    of the types in parentheses in `value`."""
     types = re.search(r"\(([^)]*)\)", value)
     wanted = {
         "." + t.strip().lower().lstrip(".") for t in (types.group(1) if types else "").split(",")
     } - {"."}
+    base = sandbox.relative(folder)
     return sum(
         1
-        for e in sandbox.entries(sandbox.relative(folder))
+        for e in sandbox.entries(base)
         if not (e.note or e.symlink or e.verdict.level is Sensitivity.BLOCK)
         and (not wanted or e.path.suffix.lower() in wanted)
+        and not (direct and (e.rel.rpartition("/")[0] or ".") != base)
     )
 
 

@@ -105,6 +105,12 @@ _DUPLICATES = re.compile(
     rf"\b(?:duplicated?|identical)\s+{_FILES}|\b{_FILES}\b.*\bduplicat|\bduplicates\b",
     re.IGNORECASE,
 )
+#: "not counting subfolders", "directly in": the files in the folder itself.
+_DIRECT = re.compile(
+    r"\b(?:not\s+(?:counting|including)|excluding|without)\s+(?:its\s+|the\s+|any\s+)?"
+    r"sub-?folders\b|\bdirectly\s+(?:in|under|inside)\b|\btop[-\s]level\b",
+    re.IGNORECASE,
+)
 _DAY = r"\d{4}-\d{1,2}-\d{1,2}"
 _WHEN = re.compile(
     rf"\b{_CHANGED}\s+(?:(today|yesterday)|this\s+(week|month|year)|"
@@ -125,6 +131,7 @@ class FileQuestion:
     tool: str
     arguments: dict[str, Any] = field(default_factory=dict)
     what: str = "files"
+    direct: bool = False  # a count of the files in the folder, not in its subfolders
 
     @property
     def folder(self) -> str:
@@ -139,7 +146,8 @@ class FileQuestion:
     def within(self, folder: str) -> FileQuestion:
         """The same question asked of `folder` (a relative path) only."""
         key = "path" if "path" in self.arguments else "scope"
-        where = f" under {folder}" + (" (including subfolders)" if self.kind == "count" else "")
+        sub = " (not counting subfolders)" if self.direct else " (including subfolders)"
+        where = f" under {folder}" + (sub if self.kind == "count" else "")
         return replace(self, arguments=self.arguments | {key: folder}, what=self.what + where)
 
 
@@ -214,7 +222,9 @@ def _ask(task: str) -> FileQuestion | None:
         args: dict[str, Any] = {"query": "*", "search_type": "metadata", "scope": scope}
         label = f"{word} files" if _extensions(word) else noun if types else "files"
         args |= {"file_types": types} if types else {}
-        return FileQuestion("count", "find_files", args, label)
+        if direct := _DIRECT.search(task) is not None:  # every file, to keep those in it
+            args |= {"max_results": ALL_FILES}
+        return FileQuestion("count", "find_files", args, label, direct)
     typed = _WHICH_ARE.search(task) or _WHICH_TYPE.search(task)
     word = next((w for w in (typed.groups() if typed else ()) if w), None)
     if typed and (types := _extensions(word)):
@@ -296,13 +306,17 @@ def _duplicates(
 
 
 def _count(question: FileQuestion, found: Found, citations: list[CitedSource]) -> list[str]:
-    total = found.total
+    total, rows = found.total, found.results
     scope = question.arguments["scope"]
     types = question.arguments.get("file_types")
-    evidence = f"files: {total}" + (f" ({types})" if types else "")
+    fact = "files"
+    if question.direct and total == len(rows):  # every file listed: keep those in the folder
+        rows = tuple(r for r in rows if (r.path.rpartition("/")[0] or ".") == scope)
+        total, fact = len(rows), "files directly in it"
+    evidence = f"{fact}: {total}" + (f" ({types})" if types else "")
     verb = "is" if total == 1 else "are"
     lines = [f"There {verb} {_counted(total, question.what)} {_cite(citations, scope, evidence)}."]
-    for row in found.results[:LISTED]:
+    for row in rows[:LISTED]:
         mark = _cite(citations, row.path, size_evidence(row.size))
         lines.append(f"- {row.path} {mark}")
     return lines
