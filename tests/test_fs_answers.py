@@ -73,6 +73,8 @@ def test_files_of_a_format_are_counted_whatever_they_are_called(folder: Path):
     assert result.answer.startswith("There are 2 PDF files under contracts")
     assert file_question("How many agreements are there?", str(folder), TOOLS) is None
     assert file_question("How many text messages did I get?", str(folder), TOOLS) is None
+    rtf = file_question("How many RTF letters are in contracts?", str(folder), TOOLS)
+    assert rtf is not None and rtf.arguments["file_types"] == "rtf"
 
 
 def test_a_count_not_counting_subfolders_keeps_the_files_in_the_folder(folder: Path):
@@ -82,6 +84,8 @@ def test_a_count_not_counting_subfolders_keeps_the_files_in_the_folder(folder: P
     paths = _paths(direct)  # the count's citation is verified against the folder
     assert direct.citations[0].quote == "files directly in it: 2 (pdf)"
     assert set(paths[1:]) == {"contracts/spa.pdf", "contracts/escrow.pdf"}
+    named = _explore("How many PDF agreements are directly in contracts?", folder)
+    assert named.answer.startswith("There are 2 PDF files under contracts (not counting")
     every = _explore("How many PDF files are in contracts, including subfolders?", folder)
     assert every.answer.startswith("There are 3 PDF files under contracts (including")
     top = _explore("How many files are there, not counting subfolders?", folder)

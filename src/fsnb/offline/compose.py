@@ -121,6 +121,7 @@ def extractive_answer(
     unsaid = absent_words(question, stats.df, tuning.rare_word, named)
     if not chosen:
         return _not_found(question, readings, chosen, documents, stats, tuning, unsaid)
+    otherwise = worded_otherwise(question, stats.df, tuning.rare_word, named)
     apart = apart_phrases(question, texts, tuning.phrase_window)
     doubts = {
         "unsaid": bool(unsaid),
@@ -130,7 +131,7 @@ def extractive_answer(
     entries = listed(question, readings, stats, tuning) if listing else []
     lead = Lead(entries) if entries else first_line(question, pool, stats, tuning, about)
     lead = lead if lead.units else Lead(chosen[:1])
-    sure = judged(question, lead, stats, names, tuning, doubts)
+    sure = judged(question, lead, stats, names, tuning, doubts, otherwise)
     if sure.probability < model("answer").threshold:
         if any(doubts.values()):  # the documents lack what it asks: not found
             lacking = unsaid or apart
@@ -151,14 +152,14 @@ def judged(
     names: dict[str, set[str]],
     tuning: Tuning,
     doubts: dict[str, bool],
+    otherwise: set[str],
 ) -> Explained:
     """How likely an answer that opens with `lead` is right: the fitted "answer" model
     (`bench/fit_answer.py`) over what its first line, with its files' names (`names`: path
-    -> terms), holds of the question, and the `doubts` about the folder and the passages
-    chosen (a rare word no document holds, a phrase never said, passages that brush past)."""
+    -> terms), holds of the question (less the common words no document holds,
+    `otherwise`), and the `doubts` about the folder and the passages chosen (a rare word no
+    document holds, a phrase never said, passages that brush past)."""
     held = set().union(*(c.terms | names.get(c.path, set()) for c in lead.units))
-    named = set().union(*names.values())
-    otherwise = worded_otherwise(question, stats.df, tuning.rare_word, named)
     described = answer_features(question, held, stats.idf, tuning, doubts, otherwise)
     return model("answer").judge(described)
 

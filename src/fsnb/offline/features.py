@@ -208,7 +208,8 @@ def answer_features(
       too little of it (`fsnb.offline.asked`)."""
     weights = {t: idf(t) * question.weight(t) for t in question.content}
     asked = set().union(*(p.topic.keys() | p.kind.keys() for p in parts(question, weights, tuning)))
-    asked = (asked or set(weights)) - otherwise or asked or set(weights)
+    asked = asked or set(weights)
+    asked = asked - otherwise or asked
     labelled = {b for a, b in _stem_pairs(question.text) if a in held and IDENTIFIER.fullmatch(b)}
     return {
         "coverage": _share({t: weights[t] for t in asked}, held | labelled),

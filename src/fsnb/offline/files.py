@@ -158,7 +158,7 @@ def _extensions(word: str | None) -> str | None:
     low = low.removesuffix("s") if low.removesuffix("s") in _TYPES else low  # "workbooks"
     if low in _TYPES:
         return _TYPES[low]
-    if f".{low}" in mimetypes.types_map or low in ("md", "docx", "xlsx", "pptx"):
+    if f".{low}" in mimetypes.types_map or low in _FORMATS:
         return low
     return None
 
@@ -212,19 +212,11 @@ def _ask(task: str) -> FileQuestion | None:
     if _DUPLICATES.search(task):
         return FileQuestion("duplicates", "find_duplicates", {"path": scope})
     count = _COUNT.search(task)
-    if count and count["typed"] and _file_type(count["typed"]):  # "how many PDF invoices"
-        types = _extensions(count["typed"])
-        args = {"query": "*", "search_type": "metadata", "scope": scope, "file_types": types}
-        return FileQuestion("count", "find_files", args, f"{count['typed']} files")
-    if count and not count["typed"] and (count["plural"] is None or _extensions(count["plural"])):
-        word, noun = count["type"] or count["plural"], count["noun"]
-        types = _extensions(word) or _extensions(noun)  # "how many workbooks"
-        args: dict[str, Any] = {"query": "*", "search_type": "metadata", "scope": scope}
-        label = f"{word} files" if _extensions(word) else noun if types else "files"
-        args |= {"file_types": types} if types else {}
-        if direct := _DIRECT.search(task) is not None:  # every file, to keep those in it
-            args |= {"max_results": ALL_FILES}
-        return FileQuestion("count", "find_files", args, label, direct)
+    if count and (counted := _counted_files(count)):
+        if _DIRECT.search(task):  # every file, to keep those in the folder itself
+            args = counted.arguments | {"max_results": ALL_FILES}
+            return replace(counted, arguments=args, direct=True)
+        return counted
     typed = _WHICH_ARE.search(task) or _WHICH_TYPE.search(task)
     word = next((w for w in (typed.groups() if typed else ()) if w), None)
     if typed and (types := _extensions(word)):
@@ -260,6 +252,25 @@ def _ask(task: str) -> FileQuestion | None:
     last = kind in ("smallest", "oldest")
     args = {"query": "*", "search_type": "metadata", "scope": scope, "sort_by": by}
     return FileQuestion(kind, "find_files", args | {"max_results": ALL_FILES if last else RANKED})
+
+
+def _counted_files(count: re.Match[str]) -> FileQuestion | None:
+    """The count a `_COUNT` match asks for, over the whole tree: of the files of a format
+    ("how many PDF invoices", "how many workbooks"), or of all files; None when it counts
+    something else ("how many invoices")."""
+    args: dict[str, Any] = {"query": "*", "search_type": "metadata", "scope": "."}
+    if count["typed"]:
+        if not _file_type(count["typed"]):
+            return None
+        args["file_types"] = _extensions(count["typed"])
+        return FileQuestion("count", "find_files", args, f"{count['typed']} files")
+    if count["plural"] is not None and not _extensions(count["plural"]):
+        return None
+    word, noun = count["type"] or count["plural"], count["noun"]
+    types = _extensions(word) or _extensions(noun)  # "how many workbooks"
+    label = f"{word} files" if _extensions(word) else noun if types else "files"
+    args |= {"file_types": types} if types else {}
+    return FileQuestion("count", "find_files", args, label)
 
 
 def size_evidence(size: int) -> str:

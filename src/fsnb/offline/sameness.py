@@ -66,8 +66,8 @@ _VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed bill billed"), ("due",)
 DOCUMENT_AMOUNT = (("due",), ("payable",), ("total",))
 #: Words that say how to aggregate, not which value.
 _NOT_LABEL = set(tokenize("total sum summed average mean combined altogether together overall"))
-_NOT_LABEL |= set(tokenize("amount"))
-_NOT_LABEL |= set(tokenize("add come value figure highest largest lowest smallest maximum minimum"))
+_NOT_LABEL |= set(tokenize("amount add come value figure highest largest lowest smallest"))
+_NOT_LABEL |= set(tokenize("maximum minimum"))
 
 
 @dataclass(frozen=True)
