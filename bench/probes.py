@@ -8,7 +8,9 @@ answers counted by `find` or read off the documents and CSVs, before the changes
 answer them (2026-11-29: files 12 of 14 right, and a 13th only by the score, its answer
 counting the subfolders it was asked to leave out; one document kind 6 of 11; tables 5 of
 9; single facts 9 of 14), so they measured how the rules carried to the next wording; now
-that they have been fixed against, they are development data like the rest. A probe is
+that they have been fixed against, they are development data like the rest. Ten more
+file probes (a folder's size or contents, folder counts, one format's extreme) were added
+on 2026-11-29 the same way: 1 of 10 right when written, that one by luck. A probe is
 right as `quality.score_question` scores it: the answer states its value (a number to the
 cent, or a file name), or quotes every fact.
 
@@ -65,6 +67,18 @@ PROBES: tuple[tuple[str, str, str, float | str | tuple[str, ...]], ...] = (
     ("files", "vetclinic", "How many Markdown files are in the Licenses folder?", 1),
     ("files", "vetclinic", "How many PDF files are there in total?", 24),
     ("files", "vetclinic", "How many files are in Suppliers, not counting subfolders?", 1),
+    # folder sizes, folder counts, a folder's contents, one format's extreme (2026-11-29,
+    # written with their answers from find before the changes that answer them)
+    ("files", "household", "How much space does the Receipts folder take up?", 2146),
+    ("files", "household", "How big is the Insurance folder?", 39096),
+    ("files", "vetclinic", "What is the total size of the Equipment folder?", 49071),
+    ("files", "household", "How many subfolders does Bills have?", 3),
+    ("files", "vetclinic", "How many folders are there?", 19),
+    ("files", "household", "What's in the Medical folder?", "vaccination_record.txt"),
+    ("files", "household", "Show me the contents of the Housing folder.", "lease.docx"),
+    ("files", "smallorg", "What is the smallest PDF?", "chromebook_quote_Tekvalley.pdf"),
+    ("files", "vetclinic", "Which is the largest Word document?", "employee_handbook_2024.docx"),
+    ("files", "household", "Is there a spreadsheet in Downloads?", "household_budget_2024.xlsx"),
     # one value from each document of a kind: water bills $64.20 and $71.85; receipts
     # $55.00 (February), $87.43, $23.16, $41.70 (March), $64.99 (April); six electric bills
     # $577.25; Copperline $1,150.00, $1,150.00, $1,411.25; reimbursements $884.04 over 5;

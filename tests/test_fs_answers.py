@@ -153,6 +153,12 @@ def test_document_questions_still_read_documents(folder: Path):
         "Is there any document in contracts about the escrow?",  # their content
         "What documents are in the finance folder that mention the budget?",
         "Are there any PDFs about the price?",
+        "How much space does the warehouse have?",  # the premises, not the disk
+        "How big is the escrow amount?",
+        "What's in the notes?",  # what they say: no folder is named
+        "What is the latest word from the buyer?",  # not a Word document
+        "Is there a man page for the tool?",  # ".man" is a format, but not one named so
+        "What is the largest expense in the budget?",
     ],
 )
 def test_document_questions_are_not_file_questions(question: str, folder: Path):
@@ -184,6 +190,15 @@ def test_document_questions_are_not_file_questions(question: str, folder: Path):
         ("Which files are in the contracts folder?", "types", ("scope", "contracts")),
         ("What kinds of files are in finance?", "types", ("scope", "finance")),
         ("List every file under finance.", "types", ("scope", "finance")),
+        ("What's in the contracts folder?", "contents", ("scope", "contracts")),
+        ("Show me the contents of the finance folder.", "contents", ("scope", "finance")),
+        ("What does the finance folder contain?", "contents", ("scope", "finance")),
+        ("Is there a spreadsheet in finance?", "types", ("file_types", "xlsx,xls,csv")),
+        ("What is the smallest PDF?", "smallest", ("file_types", "pdf")),
+        ("Which is the newest Word document?", "newest", ("file_types", "docx,doc")),
+        ("How much disk space does the finance folder use?", "space", ("path", "finance")),
+        ("What is the total size of the contracts folder?", "space", ("path", "contracts")),
+        ("How many subfolders are there?", "folders", ("path", ".")),
     ],
 )  # fmt: skip
 def test_the_rules(question: str, kind: str, argument: tuple[str, str], folder: Path):
@@ -211,3 +226,35 @@ def test_all_the_files_of_a_folder_are_listed(folder: Path):
         "contracts/notes.md",
         "contracts/spa.pdf",
     ]
+
+
+def test_the_size_of_a_folder(folder: Path):
+    result = _explore("How big is the contracts folder?", folder)
+    size = 3005 + 2005 + len(b"# Notes\n\nThe price is $9,000,000.\n")
+    assert result.answer.startswith(f"The contracts folder holds **{size:,} bytes** (")
+    assert "in 3 files" in result.answer
+    paths = _paths(result)  # the folder's size is checked against the files under it
+    assert result.citations[0].quote == f"size: {size:,} bytes; files: 3"
+    assert paths == ["contracts", "contracts/spa.pdf", "contracts/escrow.pdf", "contracts/notes.md"]
+    whole = _explore("How much space do all my files take up?", folder)
+    assert whole.answer.startswith("The whole folder holds")
+    assert "server.key" not in whole.answer  # blocked files are not counted or shown
+    _paths(whole)
+
+
+def test_how_many_folders(folder: Path):
+    result = _explore("How many folders are there?", folder)
+    assert result.answer.startswith("There are 2 folders [1].")  # keys/ holds only a blocked file
+    assert _paths(result) == [".", "finance", "contracts"]
+    wrong = CitedSource(id=1, path=".", quote="folders: 3")
+    (checked,) = verify_citations("[1]", [wrong], Sandbox(folder), set())
+    assert not checked.verified and "the folder has 2" in checked.problem
+
+
+def test_what_a_folder_holds_and_one_formats_extremes(folder: Path):
+    listed = _explore("What's in the finance folder?", folder)
+    assert listed.answer.startswith("3 files under finance:")
+    assert len(_paths(listed)) == 3
+    smallest = _explore("What is the smallest PDF?", folder)
+    assert smallest.answer.startswith("The smallest PDF file is **finance/budget.pdf**")
+    _paths(smallest)

@@ -2,8 +2,9 @@
 
 A navigator answer cites a file by its stat rather than its text: "size: 2,097,152 bytes",
 "modified: 2024-05-01 10:00", "sha256: <hex>", or a folder by "files: 3 (pdf)" (the files
-under it, of those types) or "files directly in it: 1" (not in its subfolders). Facts are
-joined with "; ".
+under it, of those types), "files directly in it: 1" (not in its subfolders), "folders: 2"
+(the folders under it that hold files) or "size: 2,146 bytes" (of the files under it).
+Facts are joined with "; ".
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ import re
 from pathlib import Path
 
 from fsnb.fsindex.walk import file_sha256
-from fsnb.security import Sandbox, Sensitivity
+from fsnb.security import Entry, Sandbox, Sensitivity
 from fsnb.tools.formats import when
 
 _FACT = re.compile(
-    r"\s*(size|modified|sha256|files|files directly in it):\s*(\S.*?)\s*", re.IGNORECASE
+    r"\s*(size|modified|sha256|files|files directly in it|folders):\s*(\S.*?)\s*", re.IGNORECASE
 )
 
 
@@ -37,6 +38,13 @@ def check(sandbox: Sandbox, target: Path, found: list[tuple[str, str]]) -> str:
             claimed = re.match(r"[\d,]+", value)
             if claimed is None or int(claimed.group().replace(",", "")) != actual:
                 return f"files given as {value}; there are {actual}"
+        elif name == "folders" or (name == "size" and target.is_dir()):
+            listed = _listed(sandbox, target)
+            under = {p for e in listed for p in _folders(e.rel, sandbox.relative(target))}
+            actual = len(under) if name == "folders" else sum(e.path.stat().st_size for e in listed)
+            claimed = re.fullmatch(r"([\d,]+)(?:\s*(?:bytes?|B))?", value)
+            if claimed is None or int(claimed.group(1).replace(",", "")) != actual:
+                return f"{name} given as {value}; the folder has {actual:,}"
         elif target.is_dir():
             return f"{name} is a fact about a file, and this is a folder"
         elif name == "size":
@@ -64,11 +72,26 @@ def _count(sandbox: Sandbox, folder: Path, value: str, *, direct: bool = False) 
     base = sandbox.relative(folder)
     return sum(
         1
-        for e in sandbox.entries(base)
-        if not (e.note or e.symlink or e.verdict.level is Sensitivity.BLOCK)
-        and (not wanted or e.path.suffix.lower() in wanted)
+        for e in _listed(sandbox, folder)
+        if (not wanted or e.path.suffix.lower() in wanted)
         and not (direct and (e.rel.rpartition("/")[0] or ".") != base)
     )
+
+
+def _listed(sandbox: Sandbox, folder: Path) -> list[Entry]:
+    """The files under `folder` that the tools list."""
+    return [
+        e
+        for e in sandbox.entries(sandbox.relative(folder))
+        if not (e.note or e.symlink or e.verdict.level is Sensitivity.BLOCK)
+    ]
+
+
+def _folders(rel: str, base: str) -> list[str]:
+    """The folders between `base` and the file `rel` ("a/b/c.pdf" under "a": ["a/b"])."""
+    parts = rel.split("/")[:-1]
+    skip = 0 if base == "." else base.count("/") + 1
+    return ["/".join(parts[:i]) for i in range(skip + 1, len(parts) + 1)]
 
 
 __all__ = ["check", "facts"]

@@ -1,12 +1,12 @@
-"""Questions about the files themselves, answered from the navigator tools.
+"""Questions about the files themselves, each mapped to one navigator tool call.
 
-General rules recognise them: superlatives of size or date over files ("the largest
-file", "modified most recently"), counts ("how many PDF files are in contracts"), size
-thresholds ("files larger than 1 MB"), date ranges ("files modified in 2024") and
-duplicates. Each maps to one tool call; the answer cites each file with its stat as the
-quoted evidence ("size: 2,097,152 bytes", "modified: 2024-05-01 10:00", "files: 3 (.pdf)"),
-which citation checking verifies against the file itself. A folder the question names
-("in my Taxes folder", `fsnb.offline.scope`) is the call's scope, and the answer says so.
+General rules recognise them: superlatives of size or date over files, of one format or
+any ("the largest file", "the smallest PDF", "modified most recently"), counts ("how many
+PDF files are in contracts", "how many subfolders"), a folder's size ("how big is the
+Taxes folder") or contents ("what's in Medical"), size thresholds ("files larger than
+1 MB"), date ranges ("files modified in 2024") and duplicates. A folder the question names
+("in my Taxes folder", `fsnb.offline.scope`) is the call's scope, and the answer says so;
+`fsnb.offline.file_answer` writes the answer from the tool's outcome.
 """
 
 from __future__ import annotations
@@ -18,18 +18,13 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from fsnb.offline.scope import folders_under, named_folder
-from fsnb.protocol import Action, CitedSource, ToolOutcome
-from fsnb.tools.payloads import Duplicates, Found
 
 #: Files an answer lists and cites at most.
 LISTED = 10
-#: Files a superlative answer ("the largest file") shows: the one asked for, then the next.
-SHOWN = 3
 #: Files asked for when the answer comes first in the search's order (largest, newest)...
 RANKED = 5
 #: ...and when it comes last (smallest, oldest): all of them.
 ALL_FILES = 100_000
-NOTE = "_(offline backend: answered from the file system, no LLM)_"
 
 _FILES = r"(?:files?|documents?)"
 #: What a person calls files of a kind ("Excel workbooks", "a PowerPoint presentation").
@@ -111,6 +106,36 @@ _DIRECT = re.compile(
     r"sub-?folders\b|\bdirectly\s+(?:in|under|inside)\b|\btop[-\s]level\b",
     re.IGNORECASE,
 )
+#: "How much space does Receipts take up?", "How big is the Taxes folder?", "the total size
+#: of all my files": the size of a folder ("how much space does the flat have" is not).
+_SPACE = re.compile(
+    r"\bhow\s+much\s+(?:disk\s+|storage\s+)space\b|\bhow\s+much\s+space\b[^?]*\b(?:take|use|"
+    r"occupy|fill)s?\b|\b(?:how\s+(?:big|large)\s+(?:is|are)|size\s+of)\s+"
+    r"(?:(?:the|my|our|all|whole|entire)\s+)*(?:[\w&./-]+\s+){0,3}?(?:folders?|director"
+    r"(?:y|ies)|files)\b",
+    re.IGNORECASE,
+)
+#: "Is there a spreadsheet in Downloads?": a file of one format (`_format`).
+_ANY = re.compile(
+    rf"\b(?:(?:is|are)\s+there|do\s+(?:i|we|you)\s+have)\s+an?\s+(?P<word>[\w.]+?)"
+    rf"(?:\s+(?P<noun>{_NOUNS}))?"
+    r"(?=\s+(?:in|under|inside|within)\b|\s*\?)",
+    re.IGNORECASE,
+)
+#: What follows a superlative: "(the smallest) PDF", "(the largest) Word document".
+_TYPED = re.compile(rf"\s+(?P<word>[\w.]+?)(?:s|\s+(?P<noun>{_NOUNS}))?\b", re.IGNORECASE)
+_FOLDERS = re.compile(rf"\b{_HOW_MANY}\s+(?:sub-?)?(?:folders|directories)\b", re.IGNORECASE)
+#: "What's in the Medical folder?", "Show me the contents of Housing", "What does the
+#: Taxes folder hold?": every file of a folder, when the question names one.
+_CONTENTS = re.compile(
+    r"\b(?:what(?:'s|’s|\s+is)\s+(?:in|inside)|(?:list|show(?:\s+me)?)\s+(?:everything|all)\s+"
+    r"(?:in|under|inside)|(?:list|show(?:\s+me)?|what\s+are)\s+the\s+contents\s+of|what\s+"
+    r"(?:file\s+)?(?:types|formats)\s+(?:of\s+files?\s+)?(?:are|do\s+(?:i|we)\s+have)\s+"
+    r"(?:in|under))\s+(?:(?:my|the|our|your)\s+)?[\w&./-]+(?:\s+[\w&./-]+){0,2}?"
+    r"(?:\s+(?:sub)?folder)?\s*[?.!]?\s*$|\bwhat\s+does\s+(?:the\s+|my\s+|our\s+)?[\w&./-]+"
+    r"(?:\s+[\w&./-]+)?\s+folder\s+(?:contain|hold|have)\b",
+    re.IGNORECASE,
+)
 _DAY = r"\d{4}-\d{1,2}-\d{1,2}"
 _WHEN = re.compile(
     rf"\b{_CHANGED}\s+(?:(today|yesterday)|this\s+(week|month|year)|"
@@ -127,7 +152,8 @@ class FileQuestion:
     """What a question about the files asks (`kind`), the call that answers it, and how
     the answer names the files ("PDF files under contracts")."""
 
-    kind: str  # largest, smallest, newest, oldest, count, size, dates, types, duplicates
+    kind: str  # largest, smallest, newest, oldest, count, size, dates, types, contents,
+    # duplicates, space, folders
     tool: str
     arguments: dict[str, Any] = field(default_factory=dict)
     what: str = "files"
@@ -174,6 +200,11 @@ _FORMATS = frozenset(
     "word excel powerpoint markdown pdf docx doc xlsx xls pptx ppt csv txt md html htm json "
     "xml rtf odt ods eml png jpg jpeg gif tif tiff heic zip".split()
 )
+#: Format words that name files without a noun after them ("the smallest PDF"); the
+#: others need one ("the latest Word document", not "the latest word from the bank").
+_FILE_WORDS = (_FORMATS - {"word", "excel", "powerpoint", "markdown"}) | {
+    "spreadsheet", "workbook", "presentation", "deck", "image", "picture",
+}  # fmt: skip
 
 
 def _when(found: re.Match[str]) -> str | None:
@@ -201,6 +232,8 @@ def file_question(task: str, root: str, tools: set[str]) -> FileQuestion | None:
     if found is None or found.tool not in tools:
         return None
     named = named_folder(task, folders_under(root), files=True)
+    if found.kind == "contents" and named is None:
+        return None  # "what's in the lease?" asks what it says
     return found.within(named.folder) if named else found
 
 
@@ -211,6 +244,10 @@ def _ask(task: str) -> FileQuestion | None:
     scope = "."
     if _DUPLICATES.search(task):
         return FileQuestion("duplicates", "find_duplicates", {"path": scope})
+    if _FOLDERS.search(task):
+        return FileQuestion("folders", "disk_usage", {"path": scope}, "folders")
+    if _SPACE.search(task):
+        return FileQuestion("space", "disk_usage", {"path": scope})
     count = _COUNT.search(task)
     if count and (counted := _counted_files(count)):
         if _DIRECT.search(task):  # every file, to keep those in the folder itself
@@ -222,9 +259,15 @@ def _ask(task: str) -> FileQuestion | None:
     if typed and (types := _extensions(word)):
         args = {"query": "*", "search_type": "metadata", "scope": scope, "file_types": types}
         return FileQuestion("types", "find_files", args | {"max_results": LISTED}, f"{word} files")
+    if (one := _ANY.search(task)) and (types := _format(one)):
+        args = {"query": "*", "search_type": "metadata", "scope": scope, "file_types": types}
+        args |= {"max_results": LISTED}
+        return FileQuestion("types", "find_files", args, f"{one[1]} files")
+    listing = {"query": "*", "search_type": "metadata", "scope": scope, "max_results": LISTED}
     if _WHICH_FILES.search(task) and not _SUPERLATIVE.search(task):
-        args = {"query": "*", "search_type": "metadata", "scope": scope, "max_results": LISTED}
-        return FileQuestion("types", "find_files", args)
+        return FileQuestion("types", "find_files", listing)
+    if _CONTENTS.search(task):
+        return FileQuestion("contents", "find_files", listing)
     size = _SIZE.search(task)
     if size and about_files:
         smaller = size.group(1).lower() in ("smaller than", "less than", "under", "below")
@@ -240,10 +283,12 @@ def _ask(task: str) -> FileQuestion | None:
         return FileQuestion("dates", "find_files", args | {"sort_by": "modified"}, label)
     superlative = _SUPERLATIVE.search(task)
     word = superlative.group(1).lower() if superlative else ""
+    of = _TYPED.match(task, superlative.end()) if superlative else None
+    types = _format(of) if of else None
     dated = word in ("newest", "latest", "oldest") or word.endswith(("recent", "recently"))
     if _LAST_CHANGED.search(task) or (word and changed):
         word = "oldest" if word.startswith(("oldest", "least")) else "newest"
-    elif not word or not (_NAMES_FILES.search(task) if dated else about_files):
+    elif not word or not (types or (_NAMES_FILES.search(task) if dated else about_files)):
         return None  # "the most recent document" asks for its date, not the file's
     kind = {"biggest": "largest", "tiniest": "smallest", "latest": "newest"}.get(word, word)
     kind = "newest" if kind.startswith("most recent") else kind
@@ -251,7 +296,17 @@ def _ask(task: str) -> FileQuestion | None:
     by = "size" if kind in ("largest", "smallest") else "modified"
     last = kind in ("smallest", "oldest")
     args = {"query": "*", "search_type": "metadata", "scope": scope, "sort_by": by}
-    return FileQuestion(kind, "find_files", args | {"max_results": ALL_FILES if last else RANKED})
+    args |= {"file_types": types} if types else {}
+    args |= {"max_results": ALL_FILES if last else RANKED}
+    return FileQuestion(kind, "find_files", args, f"{of[1]} files" if of and types else "files")
+
+
+def _format(named: re.Match[str]) -> str | None:
+    """The extensions of the format a `_TYPED` or `_ANY` match names, if it names one."""
+    word = named["word"].lower().strip(".")
+    if named["noun"] or word in _FILE_WORDS or word.removesuffix("s") in _FILE_WORDS:
+        return _extensions(word)
+    return None
 
 
 def _counted_files(count: re.Match[str]) -> FileQuestion | None:
@@ -273,97 +328,4 @@ def _counted_files(count: re.Match[str]) -> FileQuestion | None:
     return FileQuestion("count", "find_files", args, label)
 
 
-def size_evidence(size: int) -> str:
-    return f"size: {size:,} bytes"
-
-
-def _cite(citations: list[CitedSource], path: str, quote: str) -> str:
-    citations.append(CitedSource(id=len(citations) + 1, path=path, quote=quote))
-    return f"[{len(citations)}]"
-
-
-def file_answer(question: FileQuestion, outcome: ToolOutcome | None) -> Action:
-    """The stop action answering `question` from the tool's outcome, each file cited with
-    its size, date or count."""
-    if outcome is None or not outcome.ok:
-        why = outcome.text if outcome else "the tool gave no result"
-        return Action.stop(f"I could not look at the files: {why}\n\n{NOTE}", "Tool failed.")
-    citations: list[CitedSource] = []
-    payload = outcome.payload
-    if isinstance(payload, Duplicates):
-        lines = _duplicates(question, payload, citations)
-    elif not isinstance(payload, Found):
-        return Action.stop(f"I could not look at the files.\n\n{NOTE}", "No file listing.")
-    elif question.kind == "count":
-        lines = _count(question, payload, citations)
-    else:
-        lines = _listing(question, payload, citations)
-    reason = f"Answered from {question.tool} with {len(citations)} cited files."
-    return Action.stop("\n".join(lines) + f"\n\n{NOTE}", reason, citations)
-
-
-def _duplicates(
-    question: FileQuestion, found: Duplicates, citations: list[CitedSource]
-) -> list[str]:
-    groups = found.groups
-    if not groups:
-        return [f"There are no duplicate {question.what}."]
-    lines = [f"There are {len(groups)} groups of duplicate {question.what}:"]
-    for group in groups[:LISTED]:
-        evidence = f"{size_evidence(group.size)}; sha256: {group.sha256}"
-        marks = [f"{p} {_cite(citations, p, evidence)}" for p in group.paths[:LISTED]]
-        lines.append(f"- {len(group.paths)} identical copies: " + ", ".join(marks))
-    return lines
-
-
-def _count(question: FileQuestion, found: Found, citations: list[CitedSource]) -> list[str]:
-    total, rows = found.total, found.results
-    scope = question.arguments["scope"]
-    types = question.arguments.get("file_types")
-    fact = "files"
-    if question.direct and total == len(rows):  # every file listed: keep those in the folder
-        rows = tuple(r for r in rows if (r.path.rpartition("/")[0] or ".") == scope)
-        total, fact = len(rows), "files directly in it"
-    evidence = f"{fact}: {total}" + (f" ({types})" if types else "")
-    verb = "is" if total == 1 else "are"
-    lines = [f"There {verb} {_counted(total, question.what)} {_cite(citations, scope, evidence)}."]
-    for row in rows[:LISTED]:
-        mark = _cite(citations, row.path, size_evidence(row.size))
-        lines.append(f"- {row.path} {mark}")
-    return lines
-
-
-#: The plural nouns an answer names files by, as `_ask` words them.
-_PLURAL = re.compile(r"\b(files|documents|docs|workbooks|spreadsheets|presentations|decks)\b")
-
-
-def _counted(total: int, what: str) -> str:
-    """ "2 PDF files under Taxes", "1 PDF file under Taxes"."""
-    return f"{total} {_PLURAL.sub(lambda m: m[1][:-1], what, count=1) if total == 1 else what}"
-
-
-def _listing(question: FileQuestion, found: Found, citations: list[CitedSource]) -> list[str]:
-    """The files a superlative, size or date question asks for, each with its fact."""
-    rows = found.results
-    if not rows:
-        return [f"No {question.what} were found."]
-    if question.kind in ("smallest", "oldest"):
-        rows = rows[::-1]
-    dated = question.kind in ("newest", "oldest", "dates")
-    listing = question.kind in ("size", "dates", "types")
-    lines = [f"{_counted(found.total, question.what)}:"] if listing else []
-    for index, row in enumerate(rows[: LISTED if listing else SHOWN]):
-        fact = f"modified {row.modified}" if dated else f"{row.size:,} bytes"
-        quote = f"modified: {row.modified}" if dated else size_evidence(row.size)
-        mark = _cite(citations, row.path, quote)
-        if listing:
-            lines.append(f"- {row.path} ({fact}) {mark}")
-        elif index == 0:
-            about = f"The {question.kind} file{question.where}"
-            lines.append(f"{about} is **{row.path}** ({fact}) {mark}.")
-        else:
-            lines.append(f"- then {row.path} ({fact}) {mark}")
-    return lines
-
-
-__all__ = ["FileQuestion", "file_answer", "file_question"]
+__all__ = ["FileQuestion", "file_question"]

@@ -32,7 +32,8 @@ from typing import Any
 
 from fsnb.offline.compose import Reading, candidates, extractive_answer
 from fsnb.offline.corpus import Corpus, build_corpus
-from fsnb.offline.files import file_answer, file_question
+from fsnb.offline.file_answer import file_answer
+from fsnb.offline.files import file_question
 from fsnb.offline.passages import score_unit, select
 from fsnb.offline.progress import Progress, earlier_turns, read_so_far, scanned, search_hits
 from fsnb.offline.ranking import Ranked
