@@ -10,7 +10,7 @@ Facts are joined with "; ".
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from fsnb.fsindex.walk import file_sha256
 from fsnb.security import Entry, Sandbox, Sensitivity
@@ -40,8 +40,12 @@ def check(sandbox: Sandbox, target: Path, found: list[tuple[str, str]]) -> str:
                 return f"files given as {value}; there are {actual}"
         elif name == "folders" or (name == "size" and target.is_dir()):
             listed = _listed(sandbox, target)
-            under = {p for e in listed for p in _folders(e.rel, sandbox.relative(target))}
-            actual = len(under) if name == "folders" else sum(e.path.stat().st_size for e in listed)
+            if name == "folders":  # those holding files, below the folder itself
+                base = sandbox.relative(target)
+                held = {str(p) for e in listed for p in PurePosixPath(e.rel).parents}
+                actual = sum(p != "." and (base == "." or p.startswith(f"{base}/")) for p in held)
+            else:
+                actual = sum(e.path.stat().st_size for e in listed)
             claimed = re.fullmatch(r"([\d,]+)(?:\s*(?:bytes?|B))?", value)
             if claimed is None or int(claimed.group(1).replace(",", "")) != actual:
                 return f"{name} given as {value}; the folder has {actual:,}"
@@ -85,13 +89,6 @@ def _listed(sandbox: Sandbox, folder: Path) -> list[Entry]:
         for e in sandbox.entries(sandbox.relative(folder))
         if not (e.note or e.symlink or e.verdict.level is Sensitivity.BLOCK)
     ]
-
-
-def _folders(rel: str, base: str) -> list[str]:
-    """The folders between `base` and the file `rel` ("a/b/c.pdf" under "a": ["a/b"])."""
-    parts = rel.split("/")[:-1]
-    skip = 0 if base == "." else base.count("/") + 1
-    return ["/".join(parts[:i]) for i in range(skip + 1, len(parts) + 1)]
 
 
 __all__ = ["check", "facts"]

@@ -69,14 +69,14 @@ def _usage(question: FileQuestion, usage: DiskUsage, citations: list[CitedSource
         mark = _cite(citations, usage.path, f"folders: {usage.folders}")
         verb = "is" if usage.folders == 1 else "are"
         lines = [f"There {verb} {_counted(usage.folders, question.what)} {mark}."]
-        rows = [r for r in usage.entries if r.type == "folder"]
+        rows = tuple(r for r in usage.entries if r.type == "folder")
     else:
         mark = _cite(citations, usage.path, f"size: {usage.size:,} bytes; files: {usage.files}")
         held = _counted(usage.files, "files")
         where = "The whole folder" if usage.path == "." else f"The {usage.path} folder"
         size = f"**{usage.size:,} bytes** ({human_size(usage.size)})"
         lines = [f"{where} holds {size} in {held} {mark}."]
-        rows = list(usage.entries)
+        rows = usage.entries
     for row in rows[:LISTED]:
         mark = _cite(citations, row.path, size_evidence(row.size))
         name = row.path + ("/" if row.type == "folder" else "")

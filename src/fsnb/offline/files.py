@@ -254,16 +254,14 @@ def _ask(task: str) -> FileQuestion | None:
             args = counted.arguments | {"max_results": ALL_FILES}
             return replace(counted, arguments=args, direct=True)
         return counted
+    listing = {"query": "*", "search_type": "metadata", "scope": scope, "max_results": LISTED}
     typed = _WHICH_ARE.search(task) or _WHICH_TYPE.search(task)
     word = next((w for w in (typed.groups() if typed else ()) if w), None)
-    if typed and (types := _extensions(word)):
-        args = {"query": "*", "search_type": "metadata", "scope": scope, "file_types": types}
-        return FileQuestion("types", "find_files", args | {"max_results": LISTED}, f"{word} files")
-    if (one := _ANY.search(task)) and (types := _format(one)):
-        args = {"query": "*", "search_type": "metadata", "scope": scope, "file_types": types}
-        args |= {"max_results": LISTED}
-        return FileQuestion("types", "find_files", args, f"{one[1]} files")
-    listing = {"query": "*", "search_type": "metadata", "scope": scope, "max_results": LISTED}
+    types = _extensions(word) if typed else None
+    if not types and (one := _ANY.search(task)) and (types := _format(one)):
+        word = one["word"]  # "is there a spreadsheet in Downloads"
+    if types:
+        return FileQuestion("types", "find_files", listing | {"file_types": types}, f"{word} files")
     if _WHICH_FILES.search(task) and not _SUPERLATIVE.search(task):
         return FileQuestion("types", "find_files", listing)
     if _CONTENTS.search(task):
