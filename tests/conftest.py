@@ -40,6 +40,18 @@ if not os.environ.get("FSNB_TEST_SESSION"):
     os.environ["FSNB_DB"] = str(Path(os.environ["FSNB_TEST_SESSION"]) / "index.duckdb")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files holding slow or browser tests first, each file's tests in their order:
+    with `--dist loadfile` the long files then run beside the many short ones, instead of
+    one of them ending the run on one core while the other waits."""
+    long = {
+        item.path
+        for item in items
+        if item.get_closest_marker("slow") or item.get_closest_marker("browser")
+    }
+    items.sort(key=lambda item: item.path not in long)  # stable: the order within stays
+
+
 @pytest.fixture(autouse=True)
 def _loopback_only():
     """Fail the test if it (or a process it started) tried to reach a non-loopback address."""
