@@ -394,3 +394,29 @@ def test_an_invoices_own_amount_is_its_bottom_line_not_a_line_items_total(tmp_pa
     asked = "How much did Bluestem charge us for January and February 2024 together?"
     result = _explore(asked, root.parents[1], tmp_path / "b.duckdb")
     assert result.answer.startswith("**$4,878.90** is the total of 'Invoice total'")
+
+
+def test_a_quantity_in_a_unit_of_measure_is_added_up_not_counted(tmp_path):
+    """A count in a unit ("how many kWh ... in total") adds up each bill's bare number under the label it
+    names; "how many invoices ... in total" still counts, and a quantity is never a bill's
+    own amount."""
+    root = tmp_path / "home"
+    (root / "Bills" / "Electric").mkdir(parents=True)
+    for month, used, due in ((1, 812, "$118.64"), (2, 745, "$109.27"), (3, 690, "$95.10")):
+        (root / "Bills" / "Electric" / f"2024-{month:02d}.md").write_text(
+            f"# Lakeside Power\n\nBilling month: 2024-{month:02d}\n\nkWh used | {used}\n\n"
+            f"Amount due | {due}\n"
+        )
+    asked = "How many kWh of electricity did I use in total across all my 2024 electric bills?"
+    same = sameness_question(asked)
+    assert same is not None and (same.func, same.quantity) == ("sum", True)
+    assert sameness_question("How many invoices did Bluestem send us in total?") is None
+    result = _explore(asked, root, tmp_path / "k.duckdb")
+    assert result.answer.startswith("**2,247** is the total of 'kWh used' over the 3 documents")
+    for used in ("812", "745", "690"):
+        assert f"kWh used | {used}" in result.answer
+    assert "$118.64" not in result.answer
+    # a document whose names say all the question does: its amount due is no quantity
+    named = "Electric kWh use"
+    bill = _document("kwh.md", f"# {named}\n\nAmount due | $95.10\n", named)
+    assert read_value("kwh.md", bill, same) is None

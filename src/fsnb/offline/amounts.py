@@ -19,13 +19,16 @@ AMOUNT = re.compile(
 )
 #: What ends a label before an amount: a table cell, a colon, a sentence, a box number.
 _SEPARATOR = re.compile(r"[|:;]|\.\s|(?<!\S)\d{1,2}[a-z]?(?=\s+[A-Z])")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _CURRENCY = re.compile(r"([$€£¥₹])\s?\(?-?\d|-\s?([$€£¥₹])\d")
 
 
-def _amount(match: re.Match[str]) -> float | None:
-    """A printed amount's value: one with a currency sign, cents or thousands separators."""
+def _amount(match: re.Match[str], quantities: bool = False) -> float | None:
+    """A printed amount's value: one with a currency sign, cents or thousands separators;
+    with `quantities`, a bare number too ("kWh used · 812"), but not a year."""
     opened, minus, sign, minus2, digits, closed = match.groups()
-    if not (sign or "." in digits or "," in digits):
+    plain = not (sign or "." in digits or "," in digits)
+    if plain and not (quantities and not _YEAR.fullmatch(digits)):
         return None
     value = float(digits.replace(",", ""))
     return -value if minus or minus2 or (opened and closed) else value
@@ -49,13 +52,13 @@ class Labelled(NamedTuple):
     quote: str
 
 
-def labelled(text: str) -> Iterator[Labelled]:
-    """Each amount with its label, and each line's label after its last amount, which has
-    none."""
+def labelled(text: str, *, quantities: bool = False) -> Iterator[Labelled]:
+    """Each amount (with `quantities`, each number) with its label, and each line's label
+    after its last amount, which has none."""
     for line in re.finditer(r"[^\n]*\S[^\n]*", text):
         at, shown = 0, line.group(0)
         for m in AMOUNT.finditer(shown):
-            if (amount := _amount(m)) is not None:
+            if (amount := _amount(m, quantities)) is not None:
                 begin, label = _label(shown[at : m.start()])
                 yield Labelled(
                     line.start() + at + begin, label, amount, shown[at + begin : m.end()]
@@ -111,12 +114,19 @@ def _score(label: str, words: tuple[str, ...], naming: set[str]) -> float:
 
 
 def label_value(
-    path: str, doc: Document, words: tuple[str, ...], naming: set[str], *, bottom: bool = False
+    path: str,
+    doc: Document,
+    words: tuple[str, ...],
+    naming: set[str],
+    *,
+    bottom: bool = False,
+    quantities: bool = False,
 ) -> Value | None:
     """The value of the label that best names `words` (of equals, the first), or for a
     document's own amount (`bottom`) of the last label that names them: its bottom line
-    follows the line items' totals ("Total T4 (9 @ $16.40)", then "Invoice total")."""
-    units = list(labelled(doc.text))
+    follows the line items' totals ("Total T4 (9 @ $16.40)", then "Invoice total").
+    `quantities`: a bare number is a value too."""
+    units = list(labelled(doc.text, quantities=quantities))
     title = set(tokenize(doc.title))  # a heading that repeats the title labels nothing
     scores = [
         0.0

@@ -79,6 +79,8 @@ _AGGREGATES = (  # the first that matches wins: "the total number of" is a count
         r"earn(?:ed)?|receiv(?:e|ed)|refunded|owe[d]?|sold|bought|used|consumed)\b",
     ),
 )
+#: What asks for a total ("in total", "altogether", "add up").
+SUMMED = re.compile(dict(_AGGREGATES)["sum"], re.IGNORECASE)
 #: Words that say how to aggregate or over what span, not which rows (stemmed).
 _CUE_WORDS = frozenset(
     tokenize(

@@ -25,7 +25,7 @@ from fsnb.db.sql import ident
 from fsnb.documents import Document
 from fsnb.offline.amounts import AMOUNT, Value, currency, label_value, money
 from fsnb.offline.corpus import Corpus
-from fsnb.offline.named import dated, in_months, names, periods
+from fsnb.offline.named import SUMMED, dated, in_months, names, periods
 from fsnb.offline.progress import read_so_far
 from fsnb.offline.ranking import QUESTION_WORDS, path_words
 from fsnb.offline.tables import aggregate_question, cite, rows_of
@@ -55,6 +55,13 @@ _OVER = re.compile(
     re.IGNORECASE,
 )
 _PROVENANCE = "source_file VARCHAR, page INTEGER, quote VARCHAR"
+#: Units of measure: "how many kWh ... in total" adds up each document's quantity.
+_MEASURES = set(
+    tokenize(
+        "kwh kilowatt kilowatts therms gallons litres liters hours minutes miles kilometres "
+        "kilometers km lbs pounds kilograms kg tons tonnes"
+    )
+)
 #: A year in a path or text, "award_2023.pdf" included (no word boundary after "_").
 _PATH_YEAR = re.compile(r"(?<![\d.,$])(?:19|20)\d\d(?!\d)")
 #: Verbs of a question that name the value only when nothing else does ("how much did I pay").
@@ -89,6 +96,9 @@ class Same:
     #: What "across all X" calls the documents ("receipt"): the kind of one whose names say
     #: so, when one does.
     kind: tuple[str, ...] = ()
+    #: Whether it asks for a quantity in a unit of measure ("how many kWh in total"): a
+    #: bare number is a value, and a document's own amount is not.
+    quantity: bool = False
 
 
 def sameness_question(task: str) -> Same | None:
@@ -97,6 +107,9 @@ def sameness_question(task: str) -> Same | None:
     is only a candidate: `same_kind` then wants documents whose names say what it asks."""
     ask, over = aggregate_question(task), list(_OVER.finditer(task))
     func = ask.func if ask else "sum" if re.search(r"\bsumm?ed\b|\badded\b", task) else None
+    measured = bool(_MEASURES & set(tokenize(task)))
+    if ask and func == "count" and measured and (over or SUMMED.search(task)):
+        func = "sum"  # "how many kWh ... in total": the quantities added up, not counted
     if func not in _FUNCS or not (over or ask):
         return None
     kind = re.split(r"[?.,;]", task[over[-1].end() :])[0] if over else ""  # "my receipts"
@@ -115,7 +128,7 @@ def sameness_question(task: str) -> Same | None:
     if not words:
         return None
     label = tuple(dict.fromkeys(words))
-    return Same(func, label, years, fallback, given, bool(over), months, tuple(called))
+    return Same(func, label, years, fallback, given, bool(over), months, tuple(called), measured)
 
 
 def read_value(path: str, doc: Document, same: Same) -> Value | None:
@@ -123,8 +136,10 @@ def read_value(path: str, doc: Document, same: Same) -> Value | None:
     none, on its line or standing alone on the next), or None without such a label."""
     naming = _naming(path, doc)
     own = tuple(w for w in same.words if w not in naming)
-    if own and (found := label_value(path, doc, own, naming)):
+    if own and (found := label_value(path, doc, own, naming, quantities=same.quantity)):
         return found
+    if same.quantity:
+        return None  # a quantity's label is named: no bill's or invoice's own amount
     # the question's words only name the documents ("the highest electricity bill"), or
     # only say paying and no label does ("how much did I spend across my receipts"): the
     # label its verb names, else a document's own amount ("Amount due", "Total")
