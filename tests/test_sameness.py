@@ -397,9 +397,9 @@ def test_an_invoices_own_amount_is_its_bottom_line_not_a_line_items_total(tmp_pa
 
 
 def test_a_quantity_in_a_unit_of_measure_is_added_up_not_counted(tmp_path):
-    """A count in a unit ("how many kWh ... in total") adds up each bill's bare number under the label it
-    names; "how many invoices ... in total" still counts, and a quantity is never a bill's
-    own amount."""
+    """A count in a unit ("how many kWh ... in total") adds up each bill's bare number
+    under the label it names; "how many invoices ... in total" still counts, and a
+    quantity is never a bill's own amount."""
     root = tmp_path / "home"
     (root / "Bills" / "Electric").mkdir(parents=True)
     for month, used, due in ((1, 812, "$118.64"), (2, 745, "$109.27"), (3, 690, "$95.10")):
