@@ -285,3 +285,26 @@ def test_a_document_dated_in_another_month_does_not_fill_in_the_month_asked(tmp_
     # the closest passages open with the would-be first line: the budget's, alone
     would_be = result.answer.split("(I am not sure they answer it):")[1].split("\n- ")[1]
     assert "Total revenue" in would_be and "August" not in would_be
+
+
+def test_a_document_the_question_names_gives_the_value_its_label_shares(tmp_path: Path):
+    """Both policies print a deductible; the question names the home policy, which only
+    its title says (the row is under "Coverages"): its row leads, not the auto policy's.
+    (A lease and a fleet list make the folder more than the two.)"""
+    root = _make(
+        tmp_path / "Insurance",
+        lease=LEASE,
+        fleet=FLEET,
+        home_policy=(
+            "# Bellweather Mutual - Renters Home Policy Declarations\n\n## Policy\n\n"
+            "Policy number RH-4471902.\n\n## Coverages\n\n"
+            "| Item | Amount |\n|---|---|\n| Annual premium | $246.00 |\n| Deductible | $750 |\n"
+        ),
+        auto_policy=(
+            "# Tri-County Auto Insurance - Policy Summary\n\nPolicy number TA-88120-4. "
+            "Insured vehicle: 2019 Subaru Outback.\n\n## Coverage\n\n"
+            "Collision deductible · $1,000\n\nComprehensive deductible · $250\n"
+        ),
+    )
+    first = _first_line(_explore("What is the deductible on my home insurance policy?", root))
+    assert first.startswith("Item: Deductible; Amount: $750"), first

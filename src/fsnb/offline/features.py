@@ -6,7 +6,7 @@ when it only points back ("for how long?", "that person"), about the earlier par
 unit (a sentence, a row, an item) is described, for one part, by:
 
 - said: the share of the part's words (by IDF weight) its text holds, of its topic terms;
-- context: the same, held only by its heading or table header;
+- context: the same, held only by its heading or table header or its document's name;
 - kind_word: the same, of the words naming the kind of value asked ("total");
 - earlier: what the earlier parts' terms it holds weigh, over the part's words' weight;
 - strong: 1 when it gives a strong kind of value asked for (an amount, a date with its day
@@ -73,6 +73,7 @@ class Source:
     standing: float = 0.0  # how it ranks for the question, 0 to 1
     period: float = 0.0  # 1: dated in a month the question names; -1: in another; 0: neither
     months: frozenset[str] = frozenset()  # the question's terms for the months it is dated in
+    named: frozenset[str] = frozenset()  # the terms of its file's name, folders and title
 
 
 class Part:
@@ -118,7 +119,7 @@ class Part:
         whole = sum(self.topic.values()) + sum(self.kind.values())
         return {
             "said": _share(self.topic, said & c.terms, whole),
-            "context": _share(self.topic, c.terms - said, whole),
+            "context": _share(self.topic, (c.terms | source.named) - said, whole),
             "kind_word": _share(self.kind, said & c.terms, whole),
             "earlier": _share(self.earlier, c.terms, whole),
             "strong": float(bool(gives & self.strong)),

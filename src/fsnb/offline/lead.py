@@ -17,7 +17,7 @@ from fsnb.offline.features import PARTS, Part, Source, parts
 from fsnb.offline.named import dated, in_months, periods
 from fsnb.offline.passages import WEAK_KINDS, Scored
 from fsnb.offline.question import Question, kind_words
-from fsnb.offline.ranking import BM25
+from fsnb.offline.ranking import BM25, document_terms
 from fsnb.offline.scoring import Explained, model
 from fsnb.offline.statements import statement
 from fsnb.offline.tuning import Tuning
@@ -106,13 +106,14 @@ def sources(question: Question, readings: list[Reading]) -> dict[str, Source]:
     words = frozenset(question.unit_terms(" ".join(p.label for p in asked if p.months)))
 
     def source(reading: Reading) -> Source:
+        names = frozenset(document_terms(reading.path, reading.document.title))
         when = dated(reading.path, reading.document) if months else None
         if when is None:
-            return Source(reading.standing)
+            return Source(reading.standing, named=names)
         if in_months(when, months, years):
             named = dated(reading.path, None) == when
-            return Source(reading.standing, 1.0, words if named else frozenset())
-        return Source(reading.standing, -1.0)
+            return Source(reading.standing, 1.0, words if named else frozenset(), names)
+        return Source(reading.standing, -1.0, named=names)
 
     return {r.path: source(r) for r in readings}
 
