@@ -153,8 +153,17 @@ def states_value(opening: str, item: dict[str, Any]) -> bool:
     value = (item.get("answer") or {}).get("value")
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    found = (n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", opening))
+    found = (n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", uncited(opening)))
     return any(abs(float(n) - value) < 0.005 for n in found)
+
+
+#: A citation mark, "[3]": its number is no figure the answer states.
+CITATION_MARK = re.compile(r"\[\d+\]")
+
+
+def uncited(text: str) -> str:
+    """`text` without its citation marks ("24 files [1]" does not state 1)."""
+    return CITATION_MARK.sub(" ", text)
 
 
 #: A number read as a whole: not a part of a date, an identifier or a name ("2024-09",
@@ -178,7 +187,7 @@ def stated(text: str, item: dict[str, Any]) -> bool:
         return _norm(value) in _norm(text)
     if value is None:
         return False
-    found = (n.replace(",", "") for n in WHOLE_NUMBER.findall(text))
+    found = (n.replace(",", "") for n in WHOLE_NUMBER.findall(uncited(text)))
     return any(abs(float(n) - value) < 0.005 for n in found)
 
 
