@@ -114,6 +114,21 @@ def test_files_larger_than_a_size(folder: Path):
     assert _paths(result) == ["finance/model.xlsx", "finance/archive.zip"]
 
 
+def test_files_of_a_format_named_in_the_plural_within_a_size(folder: Path):
+    """A size limit holds for a count and a listing of one format, named "PDFs" with no
+    "files"; the count's citation says the limit, and a wrong count is flagged."""
+    result = _explore("How many PDFs are larger than 2 KB?", folder)
+    assert "There is 1 PDF file larger than 2 KB" in result.answer
+    assert _paths(result) == [".", "contracts/spa.pdf"]
+    assert result.citations[0].quote == "files: 1 (pdf, >2KB)"
+    found = _explore("Find all PDFs larger than 1 KB.", folder)
+    assert "2 PDF files larger than 1 KB" in found.answer
+    assert _paths(found) == ["contracts/spa.pdf", "contracts/escrow.pdf"]
+    wrong = CitedSource(id=1, path=".", quote="files: 3 (pdf, >1KB)")
+    [checked] = verify_citations("[1]", [wrong], Sandbox(folder), set())
+    assert not checked.verified and "there are 2" in checked.problem
+
+
 def test_duplicate_files(folder: Path):
     result = _explore("Are there duplicate files?", folder)
     assert "1 groups of duplicate files" in result.answer

@@ -2,9 +2,9 @@
 
 A navigator answer cites a file by its stat rather than its text: "size: 2,097,152 bytes",
 "modified: 2024-05-01 10:00", "sha256: <hex>", or a folder by "files: 3 (pdf)" (the files
-under it, of those types), "files directly in it: 1" (not in its subfolders), "folders: 2"
-(the folders under it that hold files) or "size: 2,146 bytes" (of the files under it).
-Facts are joined with "; ".
+under it, of those types; "(pdf, >3KB)": of those sizes too), "files directly in it: 1"
+(not in its subfolders), "folders: 2" (the folders under it that hold files) or "size:
+2,146 bytes" (of the files under it). Facts are joined with "; ".
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from fsnb.fsindex.walk import file_sha256
 from fsnb.security import Entry, Sandbox, Sensitivity
+from fsnb.text.ranges import size_range
 from fsnb.tools.formats import when
 
 _FACT = re.compile(
@@ -68,16 +69,17 @@ def check(sandbox: Sandbox, target: Path, found: list[tuple[str, str]]) -> str:
 
 def _count(sandbox: Sandbox, folder: Path, value: str, *, direct: bool = False) -> int:
     """Files under `folder` (`direct`: in it, not in its subfolders) that the tools list,
-    of the types in parentheses in `value`."""
-    types = re.search(r"\(([^)]*)\)", value)
-    wanted = {
-        "." + t.strip().lower().lstrip(".") for t in (types.group(1) if types else "").split(",")
-    } - {"."}
+    of the types and within the size ranges in parentheses in `value` ("(pdf, >3KB)")."""
+    given = re.search(r"\(([^)]*)\)", value)
+    limits = [t.strip() for t in (given.group(1) if given else "").split(",") if t.strip()]
+    sizes = [size_range(t) for t in limits if t[0] in "<>"]
+    wanted = {"." + t.lower().lstrip(".") for t in limits if t[0] not in "<>"}
     base = sandbox.relative(folder)
     return sum(
         1
         for e in _listed(sandbox, folder)
         if (not wanted or e.path.suffix.lower() in wanted)
+        and all(e.path.stat().st_size in size for size in sizes)
         and not (direct and (e.rel.rpartition("/")[0] or ".") != base)
     )
 

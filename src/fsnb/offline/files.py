@@ -205,6 +205,8 @@ _FORMATS = frozenset(
 _FILE_WORDS = (_FORMATS - {"word", "excel", "powerpoint", "markdown"}) | {
     "spreadsheet", "workbook", "presentation", "deck", "image", "picture",
 }  # fmt: skip
+#: A format named in the plural, as files of it ("PDFs", "spreadsheets").
+_PLURAL = re.compile(rf"\b({'|'.join(sorted(_FILE_WORDS))})s\b", re.IGNORECASE)
 
 
 def _when(found: re.Match[str]) -> str | None:
@@ -248,8 +250,13 @@ def _ask(task: str) -> FileQuestion | None:
         return FileQuestion("folders", "disk_usage", {"path": scope}, "folders")
     if _SPACE.search(task):
         return FileQuestion("space", "disk_usage", {"path": scope})
+    size = _SIZE.search(task)
     count = _COUNT.search(task)
     if count and (counted := _counted_files(count)):
+        if size:  # "how many PDFs are larger than 3 KB"
+            limit, said = _size_limit(size)
+            args = counted.arguments | {"size_range": limit}
+            counted = replace(counted, arguments=args, what=f"{counted.what} {said}")
         if _DIRECT.search(task):  # every file, to keep those in the folder itself
             args = counted.arguments | {"max_results": ALL_FILES}
             return replace(counted, arguments=args, direct=True)
@@ -261,19 +268,22 @@ def _ask(task: str) -> FileQuestion | None:
     if not types and (one := _ANY.search(task)) and (types := _format(one)):
         word = one["word"]  # "is there a spreadsheet in Downloads"
     if types:
-        return FileQuestion("types", "find_files", listing | {"file_types": types}, f"{word} files")
+        args, what = listing | {"file_types": types}, f"{word} files"
+        if size:  # "which PDFs are larger than 3 KB"
+            limit, said = _size_limit(size)
+            args, what = args | {"size_range": limit, "sort_by": "size"}, f"{what} {said}"
+        return FileQuestion("types", "find_files", args, what)
     if _WHICH_FILES.search(task) and not _SUPERLATIVE.search(task):
         return FileQuestion("types", "find_files", listing)
     if _CONTENTS.search(task):
         return FileQuestion("contents", "find_files", listing)
-    size = _SIZE.search(task)
-    if size and about_files:
-        smaller = size.group(1).lower() in ("smaller than", "less than", "under", "below")
-        unit = size.group(_UNIT).upper().replace("I", "").replace("BYTES", "B").replace("BYTE", "B")
-        limit = f"{'<' if smaller else '>'}{size.group(2)}{unit}"
+    plural = _PLURAL.search(task)  # "find all PDFs larger than 1 MB"
+    if size and (about_files or plural):
+        limit, said = _size_limit(size)
         args = {"query": "*", "search_type": "metadata", "scope": scope, "size_range": limit}
-        label = f"files {size.group(1).lower()} {size.group(2)} {unit}"
-        return FileQuestion("size", "find_files", args | {"sort_by": "size"}, label)
+        args |= {"file_types": _extensions(plural[1])} if plural else {}
+        what = f"{plural[1]} files {said}" if plural else f"files {said}"
+        return FileQuestion("size", "find_files", args | {"sort_by": "size"}, what)
     when = _WHEN.search(task)
     if when and (range_ := _when(when)):
         args = {"query": "*", "search_type": "metadata", "scope": scope, "date_range": range_}
@@ -297,6 +307,15 @@ def _ask(task: str) -> FileQuestion | None:
     args |= {"file_types": types} if types else {}
     args |= {"max_results": ALL_FILES if last else RANKED}
     return FileQuestion(kind, "find_files", args, f"{of[1]} files" if of and types else "files")
+
+
+def _size_limit(size: re.Match[str]) -> tuple[str, str]:
+    """The size range a `_SIZE` match asks for (`fsnb.text.ranges`: ">3KB") and how the
+    answer says it ("larger than 3 KB")."""
+    smaller = size.group(1).lower() in ("smaller than", "less than", "under", "below")
+    unit = size.group(_UNIT).upper().replace("I", "").replace("BYTES", "B").replace("BYTE", "B")
+    limit = f"{'<' if smaller else '>'}{size.group(2)}{unit}"
+    return limit, f"{size.group(1).lower()} {size.group(2)} {unit}"
 
 
 def _format(named: re.Match[str]) -> str | None:
