@@ -82,6 +82,8 @@ PROBES: tuple[tuple[str, str, str, float | str | tuple[str, ...]], ...] = (
     # a size threshold over one format named by its plural, no "files" (3,113 bytes; the
     # next PDF, 3,064)
     ("files", "vetclinic", "How many PDFs are larger than 3 KB?", 1),
+    # a folder named by the first word of its name (Suppliers/Bluestem_Diagnostics: 4)
+    ("files", "vetclinic", "How many documents are in the Bluestem folder?", 4),
     # one value from each document of a kind: water bills $64.20 and $71.85; receipts
     # $55.00 (February), $87.43, $23.16, $41.70 (March), $64.99 (April); six electric bills
     # $577.25; Copperline $1,150.00, $1,150.00, $1,411.25; reimbursements $884.04 over 5;

@@ -27,6 +27,9 @@ FOLDERS = [
     "Work/Contracts",
     "finance",
     "Client_Files",
+    "Suppliers/Bluestem_Diagnostics",
+    "Suppliers/Blue_Harbor",
+    "Suppliers/Blue_Ridge",
 ]
 
 
@@ -91,6 +94,8 @@ def home(tmp_path: Path) -> Path:
         ("Notice periods in the work contracts folder?", "Work/Contracts"),
         ("What is in the client files folder?", "Client_Files"),  # "_" for space
         ("What did I save from the Photos folder?", "Photos"),
+        # the first words of its name, when no folder has the name itself
+        ("How many documents are in the Bluestem folder?", "Suppliers/Bluestem_Diagnostics"),
     ],
 )
 def test_a_named_folder_is_found(question: str, folder: str):
@@ -123,6 +128,17 @@ def test_the_words_naming_the_folder_are_left_out():
         "How many PDF files are?"
     )
     assert found.holds("Taxes/2024/a.pdf") and not found.holds("Taxes_old/a.pdf")
+
+
+def test_the_first_words_of_a_folders_name_name_it_only_for_a_folder_or_the_files():
+    """A word that begins one folder's name ("Bluestem") names that folder with a folder
+    word or in a question about the files, not in one about what the documents say; the
+    words are whole ("Blue" does not begin "Bluestem"), and two folders that begin alike
+    are no answer."""
+    files = named_folder("How many files do we have from Bluestem?", FOLDERS, files=True)
+    assert files is not None and files.folder == "Suppliers/Bluestem_Diagnostics"
+    assert named_folder("What did Bluestem charge us from March?", FOLDERS) is None
+    assert named_folder("How many files are in the Blue folder?", FOLDERS) is None
 
 
 def test_a_plain_word_names_a_folder_in_a_question_about_files():

@@ -67,9 +67,10 @@ def _key(name: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in _WORDS.findall(name.lower()))
 
 
-def _matches(words: tuple[str, ...], folders: list[str]) -> list[str]:
+def _matches(words: tuple[str, ...], folders: list[str], *, prefix: bool = False) -> list[str]:
     """The folders named by `words`: by their own name, or by their last segments (any
-    order); the shallowest when one alone is."""
+    order); the shallowest when one alone is. With `prefix`, and no folder so named, the
+    folders whose own name begins with them ("the Bluestem folder": Bluestem_Diagnostics)."""
     if not words:
         return []
     found = []
@@ -82,6 +83,8 @@ def _matches(words: tuple[str, ...], folders: list[str]) -> list[str]:
             ):
                 found.append(folder)
                 break
+    if not found and prefix and not all(w.isdigit() for w in words):
+        found = [f for f in folders if _key(f.rsplit("/", 1)[-1])[: len(words)] == words]
     return _shallowest(found)
 
 
@@ -109,7 +112,7 @@ def _by_folder_word(task: str, folders: list[str]) -> Scope | None:
             names.insert(0, token)
         for first in range(len(names)):  # longest first
             words = _key(" ".join(t.group(0) for t in names[first:]))
-            found = _matches(words, folders)
+            found = _matches(words, folders) or _matches(words, folders, prefix=True)
             if len(found) == 1:
                 start = names[first].start()
                 lead = re.search(
@@ -139,7 +142,7 @@ def _by_preposition(task: str, folders: list[str], files: bool) -> Scope | None:
         if name.isdigit():
             continue
         named = name[0].isupper() or (owner or "").lower() == "my" or files
-        found = _matches(_key(name), folders) if named else []
+        found = _matches(_key(name), folders, prefix=files) if named else []
         if len(found) == 1:
             return Scope(found[0], bare.start(), bare.end())
     return None
@@ -173,7 +176,7 @@ def _by_capital(task: str, folders: list[str]) -> Scope | None:
     """A capitalised word past the first that alone names one folder ("how many PDFs does
     Finance have"): for a question about the files themselves."""
     for word in list(re.finditer(r"\b[A-Z][\w&-]*", task))[1:]:
-        found = _matches(_key(word.group(0)), folders)
+        found = _matches(_key(word.group(0)), folders, prefix=True)
         if len(found) == 1:
             return Scope(found[0], word.start(), word.end())
     return None
