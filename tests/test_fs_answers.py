@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -273,3 +274,20 @@ def test_what_a_folder_holds_and_one_formats_extremes(folder: Path):
     smallest = _explore("What is the smallest PDF?", folder)
     assert smallest.answer.startswith("The smallest PDF file is **finance/budget.pdf**")
     _paths(smallest)
+
+
+def test_files_modified_within_a_rolling_window(tmp_path: Path):
+    """ "In the last week", "over the past month", "within the past 3 days": that many days
+    back from today, by the files' modification times."""
+    now = int(time.time())
+    _file(tmp_path / "home" / "fresh.md", b"# Fresh\n", now - 2 * DAY)
+    _file(tmp_path / "home" / "month.md", b"# Month\n", now - 20 * DAY)
+    _file(tmp_path / "home" / "old.md", b"# Old\n", now - 400 * DAY)
+    root = tmp_path / "home"
+    week = _explore("Which files were modified in the last week?", root)
+    assert week.answer.startswith("1 file modified in the last week:")
+    assert _paths(week) == ["fresh.md"]
+    month = _explore("Which files were changed over the past month?", root)
+    assert _paths(month) == ["fresh.md", "month.md"]
+    asked = file_question("Which files were updated within the past 3 days?", str(root), TOOLS)
+    assert asked is not None and asked.arguments["date_range"].startswith(">=")

@@ -139,7 +139,8 @@ _CONTENTS = re.compile(
 _DAY = r"\d{4}-\d{1,2}-\d{1,2}"
 _WHEN = re.compile(
     rf"\b{_CHANGED}\s+(?:(today|yesterday)|this\s+(week|month|year)|"
-    rf"(?:in|during)\s+(?:the\s+)?(?:last|past)\s+(\d+)\s+days|"
+    rf"(?:in|during|over|within)\s+(?:the\s+)?(?:last|past)\s+(?:(\d+)\s+)?(days?|weeks?|months?|"
+    rf"years?)|"
     rf"(?:in|during)\s+(\d{{4}}(?:-\d{{1,2}})?|[a-z]+\s+\d{{4}})|on\s+({_DAY})|"
     rf"(since|after|before)\s+({_DAY}|\d{{4}}(?:-\d{{1,2}})?)|"
     rf"between\s+({_DAY})\s+and\s+({_DAY}))",
@@ -209,13 +210,18 @@ _FILE_WORDS = (_FORMATS - {"word", "excel", "powerpoint", "markdown"}) | {
 _PLURAL = re.compile(rf"\b({'|'.join(sorted(_FILE_WORDS))})s\b", re.IGNORECASE)
 
 
+#: Days in each unit of a rolling window ("the past month": the last 30 days).
+_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+
+
 def _when(found: re.Match[str]) -> str | None:
     """The date range (`fsnb.text.ranges` syntax) a `_WHEN` match stands for."""
-    day, period, days, within, on, word, point, first, last = found.groups()
+    day, period, count, unit, within, on, word, point, first, last = found.groups()
     if day or period:
         return day.lower() if day else f"this-{period.lower()}"
-    if days:
-        return f">={date.today() - timedelta(days=int(days)):%Y-%m-%d}"
+    if unit:  # "in the past 10 days", "over the last month": that many days back from today
+        days = int(count or 1) * _DAYS[unit.lower().removesuffix("s")]
+        return f">={date.today() - timedelta(days=days):%Y-%m-%d}"
     if within:
         try:
             return f"{datetime.strptime(within.title(), '%B %Y'):%Y-%m}"
