@@ -28,7 +28,7 @@ def _amount(match: re.Match[str], quantities: bool = False) -> float | None:
     with `quantities`, a bare number too ("kWh used · 812"), but not a year."""
     opened, minus, sign, minus2, digits, closed = match.groups()
     plain = not (sign or "." in digits or "," in digits)
-    if plain and not (quantities and not _YEAR.fullmatch(digits)):
+    if plain and (not quantities or _YEAR.fullmatch(digits)):
         return None
     value = float(digits.replace(",", ""))
     return -value if minus or minus2 or (opened and closed) else value
