@@ -29,7 +29,7 @@ from fsnb.offline.lead import PARTS, Lead, first_line, listed, overlaps, sources
 from fsnb.offline.passages import FEATURES, WEAK_KINDS, Scored, score_unit, select
 from fsnb.offline.question import Question
 from fsnb.offline.quotes import quote_spans
-from fsnb.offline.ranking import BM25, document_terms, tokens
+from fsnb.offline.ranking import BM25, tokens
 from fsnb.offline.scoring import Explained, model
 from fsnb.offline.statements import DIGIT_WEIGHT, one_line, statement, unreferenced
 from fsnb.offline.tuning import Tuning
@@ -114,9 +114,7 @@ def extractive_answer(
     about = sources(question, readings)
     # "the receipt": Receipts/4.pdf; "Cedar Valley Credit Union": the title over a form;
     # "March": a bill dated 2024-03
-    names = {
-        r.path: document_terms(r.path, r.document.title) | about[r.path].months for r in readings
-    }
+    names = {r.path: set(about[r.path].named | about[r.path].months) for r in readings}
     named = set().union(*names.values())
     unsaid = absent_words(question, stats.df, tuning.rare_word, named)
     if not chosen:

@@ -97,9 +97,10 @@ def first_line(
 
 
 def sources(question: Question, readings: list[Reading]) -> dict[str, Source]:
-    """What the first line's features know of each document read: how it ranks, and
-    whether it is dated in a month the question names; a file named for that month
-    ("Bills/2024-03.pdf") also says the question's words for it ("March")."""
+    """What the first line's features know of each document read: how it ranks, the
+    terms that name it (file, folders, title), and whether it is dated in a month the
+    question names; a file named for that month ("Bills/2024-03.pdf") also says the
+    question's words for it ("March")."""
     asked = periods(question.text)[0]
     months = {m for p in asked for m in p.months}
     years = {p.year for p in asked if p.year is not None}

@@ -112,7 +112,7 @@ def _by_folder_word(task: str, folders: list[str]) -> Scope | None:
             names.insert(0, token)
         for first in range(len(names)):  # longest first
             words = _key(" ".join(t.group(0) for t in names[first:]))
-            found = _matches(words, folders) or _matches(words, folders, prefix=True)
+            found = _matches(words, folders, prefix=True)
             if len(found) == 1:
                 start = names[first].start()
                 lead = re.search(
