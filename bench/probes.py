@@ -2,19 +2,21 @@
 one JSON object.
 
 Each probe asks one of the development corpora (never a held-out one) about its files, a
-labelled value across documents of one kind, a table's rows, or one fact of one document,
-in a wording the benchmark (`bench/quality.py`) does not use. They were written, with their
-answers counted by `find` or read off the documents and CSVs, before the changes that
-answer them (2026-11-29: files 12 of 14 right, and a 13th only by the score, its answer
-counting the subfolders it was asked to leave out; one document kind 6 of 11; tables 5 of
-9; single facts 9 of 14), so they measured how the rules carried to the next wording; now
-that they have been fixed against, they are development data like the rest. Ten more
-file probes (a folder's size or contents, folder counts, one format's extreme) were added
-on 2026-11-29 the same way: 1 of 10 right when written, that one by luck. A probe is
-right as `quality.score_question` scores it: the answer states its value (a number to the
-cent, or a file name), or quotes every fact.
+labelled value across documents of one kind, a table's rows, one fact of one document, or
+something it does not hold (the answer must say so), in a wording the benchmark
+(`bench/quality.py`) does not use. They were written, with their answers counted by `find`
+or read off the documents and CSVs, before the changes that answer them (2026-11-29:
+files 12 of 14 right, and a 13th only by the score, its answer counting the subfolders it
+was asked to leave out; one document kind 6 of 11; tables 5 of 9; single facts 9 of 14),
+so they measured how the rules carried to the next wording; now that they have been fixed
+against, they are development data like the rest. Later batches were added the same way:
+ten file probes (a folder's size or contents, folder counts, one format's extreme), 1 of
+10 right when written, that one by luck; five files named by what they are ("How many
+receipts do I have?"), 0 of 5; ten questions the folders cannot answer, 9 of 10. A probe
+is right as `quality.score_question` scores it: the answer states its value (a number to
+the cent, or a file name), quotes every fact, or says the documents do not hold it.
 
-    .venv/bin/python bench/probes.py [--kind files|kind|tables|single]
+    .venv/bin/python bench/probes.py [--kind files|kind|tables|single|absent]
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from quality import DATA, HELD_OUT, sandbox, score_question
 
-#: (kind, corpus, question, value): a file count or name, a figure, or the facts a single
-#: document's answer must quote.
-PROBES: tuple[tuple[str, str, str, float | str | tuple[str, ...]], ...] = (
+#: (kind, corpus, question, value): a file count or name, a figure, the facts a single
+#: document's answer must quote, or None for a question the folder cannot answer.
+PROBES: tuple[tuple[str, str, str, float | str | tuple[str, ...] | None], ...] = (
     ("files", "household", "How many files are there in the Medical folder?", 2),
     ("files", "household", "How many .txt files are in Receipts?", 2),
     ("files", "household", "List the Markdown files under Taxes.", "checklist.md"),
@@ -84,6 +86,13 @@ PROBES: tuple[tuple[str, str, str, float | str | tuple[str, ...]], ...] = (
     ("files", "vetclinic", "How many PDFs are larger than 3 KB?", 1),
     # a folder named by the first word of its name (Suppliers/Bluestem_Diagnostics: 4)
     ("files", "vetclinic", "How many documents are in the Bluestem folder?", 4),
+    # files named by what they are (2026-11-29, written before the change, 0 of 5 right):
+    # the files of a folder so named, of the tree itself, or named so; where one is kept
+    ("files", "household", "How many receipts do I have?", 5),
+    ("files", "household", "How many tax forms are in Taxes/2024/forms?", 5),
+    ("files", "household", "Where is my lease stored?", "lease.docx"),
+    ("files", "vetclinic", "How many DEA registrations do we have on file?", 3),
+    ("files", "statements", "How many statements are there?", 12),
     # one value from each document of a kind: water bills $64.20 and $71.85; receipts
     # $55.00 (February), $87.43, $23.16, $41.70 (March), $64.99 (April); six electric bills
     # $577.25; Copperline $1,150.00, $1,150.00, $1,411.25; reimbursements $884.04 over 5;
@@ -171,6 +180,18 @@ PROBES: tuple[tuple[str, str, str, float | str | tuple[str, ...]], ...] = (
         ("30 hours",),
     ),
     ("single", "vetclinic", "What is Tobias Fenwick's licence number?", ("038.0014420",)),
+    # questions the folder cannot answer (2026-11-29, 9 of 10 right when written): the
+    # answer must say it is not found (value None)
+    ("absent", "household", "What is my passport number?", None),
+    ("absent", "household", "How much was my gas bill in March 2024?", None),
+    ("absent", "household", "What is the policy number of my life insurance?", None),
+    ("absent", "household", "When is my next dentist appointment?", None),
+    ("absent", "smallorg", "How much did we spend on catering for the spring gala?", None),
+    ("absent", "smallorg", "How many volunteers attended the spring gala?", None),
+    ("absent", "vetclinic", "What is the clinic's Wi-Fi password?", None),
+    ("absent", "vetclinic", "Who is the clinic's landlord?", None),
+    ("absent", "statements", "What was the mortgage interest rate?", None),
+    ("absent", "statements", "How much was withdrawn from the savings account in March?", None),
 )
 
 
@@ -184,7 +205,9 @@ def run(kinds: set[str] | None = None) -> dict[str, object]:
             continue
         facts = [{"text": f} for f in value] if isinstance(value, tuple) else []
         item = {"question": question, "facts": facts, "sources": [], "level": kind}
-        item["answer"] = {} if facts else {"value": value}
+        item["answer"] = {} if facts or value is None else {"value": value}
+        if value is None:
+            item |= {"level": "absent", "expect": "not_found"}
         result = fsnb.explore(question, folder=DATA / corpus, llm="offline")
         right = score_question(item, result)["right"]
         first = next((line for line in result.answer.splitlines() if line.strip()), "")
@@ -201,7 +224,9 @@ def run(kinds: set[str] | None = None) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--kind", action="append", choices=("files", "kind", "tables", "single"))
+    parser.add_argument(
+        "--kind", action="append", choices=("files", "kind", "tables", "single", "absent")
+    )
     args = parser.parse_args()
     with sandbox(warm=True):
         report = run(set(args.kind) if args.kind else None)

@@ -2,7 +2,8 @@
 
 A navigator answer cites a file by its stat rather than its text: "size: 2,097,152 bytes",
 "modified: 2024-05-01 10:00", "sha256: <hex>", or a folder by "files: 3 (pdf)" (the files
-under it, of those types; "(pdf, >3KB)": of those sizes too), "files directly in it: 1"
+under it, of those types; "(pdf, >3KB)": of those sizes too; "(named *invoice*)": whose
+name or path matches the pattern), "files directly in it: 1"
 (not in its subfolders), "folders: 2" (the folders under it that hold files) or "size:
 2,146 bytes" (of the files under it). Facts are joined with "; ".
 """
@@ -10,6 +11,7 @@ under it, of those types; "(pdf, >3KB)": of those sizes too), "files directly in
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatch
 from pathlib import Path, PurePosixPath
 
 from fsnb.fsindex.walk import file_sha256
@@ -73,13 +75,19 @@ def _count(sandbox: Sandbox, folder: Path, value: str, *, direct: bool = False) 
     given = re.search(r"\(([^)]*)\)", value)
     limits = [t.strip() for t in (given.group(1) if given else "").split(",") if t.strip()]
     sizes = [size_range(t) for t in limits if t[0] in "<>"]
-    wanted = {"." + t.lower().lstrip(".") for t in limits if t[0] not in "<>"}
+    globs = [t.removeprefix("named ").lower() for t in limits if t.startswith("named ")]
+    wanted = {
+        "." + t.lower().lstrip(".")
+        for t in limits
+        if t[0] not in "<>" and not t.startswith("named ")
+    }
     base = sandbox.relative(folder)
     return sum(
         1
         for e in _listed(sandbox, folder)
         if (not wanted or e.path.suffix.lower() in wanted)
         and all(e.path.stat().st_size in size for size in sizes)
+        and all(fnmatch(e.path.name.lower(), g) or fnmatch(e.rel.lower(), g) for g in globs)
         and not (direct and (e.rel.rpartition("/")[0] or ".") != base)
     )
 

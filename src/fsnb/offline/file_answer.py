@@ -92,7 +92,10 @@ def _count(question: FileQuestion, found: Found, citations: list[CitedSource]) -
     if question.direct and total == len(rows):  # every file listed: keep those in the folder
         rows = tuple(r for r in rows if (r.path.rpartition("/")[0] or ".") == scope)
         total, fact = len(rows), "files directly in it"
-    limits = ", ".join(filter(None, (types, question.arguments.get("size_range"))))
+    named = question.arguments["query"] if question.arguments["search_type"] == "name" else ""
+    limits = ", ".join(
+        filter(None, (types, question.arguments.get("size_range"), named and f"named {named}"))
+    )
     evidence = f"{fact}: {total}" + (f" ({limits})" if limits else "")
     verb = "is" if total == 1 else "are"
     lines = [f"There {verb} {_counted(total, question.what)} {_cite(citations, scope, evidence)}."]

@@ -53,7 +53,9 @@ _NAMES_FILES = re.compile(r"\bfiles?\b", re.IGNORECASE)
 _LAST_CHANGED = re.compile(rf"\b{_CHANGED}\s+last\b|\blast\s+{_CHANGED}\b", re.IGNORECASE)
 #: How a question asks for a number of files: "how many", "count the", "the number of".
 _HOW_MANY = r"(?:how many|count(?:\s+up)?(?:\s+all)?(?:\s+the)?|(?:the\s+)?number of)"
-_COUNT = re.compile(
+#: A count of files ("how many PDF files": type, noun), of things a word qualifies ("how many
+#: tax forms": typed, things) or of plural things ("how many receipts": plural, singular).
+COUNT = re.compile(
     rf"\b{_HOW_MANY}\s+(?:(?:(?P<type>[\w.]+)\s+)?(?P<noun>{_NOUNS})|"
     r"(?P<typed>[\w.]+)\s+(?P<things>[a-z]+s)|(?P<plural>[a-z]+?)s)"
     r"(?=\s+(?:are|is|exist|do|does|in|under|inside|within|there)\b|\s*\?|\s*$)",
@@ -257,7 +259,7 @@ def _ask(task: str) -> FileQuestion | None:
     if _SPACE.search(task):
         return FileQuestion("space", "disk_usage", {"path": scope})
     size = _SIZE.search(task)
-    count = _COUNT.search(task)
+    count = COUNT.search(task)
     if count and (counted := _counted_files(count)):
         if size:  # "how many PDFs are larger than 3 KB"
             limit, said = _size_limit(size)
@@ -333,7 +335,7 @@ def _format(named: re.Match[str]) -> str | None:
 
 
 def _counted_files(count: re.Match[str]) -> FileQuestion | None:
-    """The count a `_COUNT` match asks for, over the whole tree: of the files of a format
+    """The count a `COUNT` match asks for, over the whole tree: of the files of a format
     ("how many PDF invoices", "how many workbooks"), or of all files; None when it counts
     something else ("how many invoices")."""
     args: dict[str, Any] = {"query": "*", "search_type": "metadata", "scope": "."}
@@ -351,4 +353,4 @@ def _counted_files(count: re.Match[str]) -> FileQuestion | None:
     return FileQuestion("count", "find_files", args, label)
 
 
-__all__ = ["FileQuestion", "file_question"]
+__all__ = ["COUNT", "LISTED", "FileQuestion", "file_question"]

@@ -34,6 +34,7 @@ from fsnb.offline.compose import Reading, candidates, extractive_answer
 from fsnb.offline.corpus import Corpus, build_corpus
 from fsnb.offline.file_answer import file_answer
 from fsnb.offline.files import file_question
+from fsnb.offline.named_files import named_question
 from fsnb.offline.passages import score_unit, select
 from fsnb.offline.progress import Progress, earlier_turns, read_so_far, scanned, search_hits
 from fsnb.offline.ranking import Ranked
@@ -72,7 +73,8 @@ class OfflineLLM:
             )
             raise LLMError(msg)
         names = {tool["name"] for tool in conversation.tools}
-        asked = file_question(conversation.task, conversation.root, names)
+        task, root = conversation.task, conversation.root
+        asked = file_question(task, root, names) or named_question(task, root, names)
         if asked is not None:
             turns = conversation.turns
             if turns and turns[0].action.tool == asked.tool:

@@ -62,12 +62,12 @@ class Scope:
         return re.sub(r" ([,?.!;])", r"\1", joined).strip()
 
 
-def _key(name: str) -> tuple[str, ...]:
+def name_key(name: str) -> tuple[str, ...]:
     """A name as compared: the stems of its words, lowercased."""
     return tuple(stem(w) for w in _WORDS.findall(name.lower()))
 
 
-def _matches(words: tuple[str, ...], folders: list[str], *, prefix: bool = False) -> list[str]:
+def folders_named(words: tuple[str, ...], folders: list[str], *, prefix: bool = False) -> list[str]:
     """The folders named by `words`: by their own name, or by their last segments (any
     order); the shallowest when one alone is. With `prefix`, and no folder so named, the
     folders whose own name begins with them ("the Bluestem folder": Bluestem_Diagnostics)."""
@@ -77,21 +77,21 @@ def _matches(words: tuple[str, ...], folders: list[str], *, prefix: bool = False
     for folder in folders:
         parts = folder.split("/")
         for depth in range(1, len(parts) + 1):
-            keys = [_key(p) for p in parts[-depth:]]
+            keys = [name_key(p) for p in parts[-depth:]]
             if (depth == 1 and keys[0] == words) or (
                 depth > 1 and sorted(w for k in keys for w in k) == sorted(words)
             ):
                 found.append(folder)
                 break
     if not found and prefix and not all(w.isdigit() for w in words):
-        found = [f for f in folders if _key(f.rsplit("/", 1)[-1])[: len(words)] == words]
+        found = [f for f in folders if name_key(f.rsplit("/", 1)[-1])[: len(words)] == words]
     return _shallowest(found)
 
 
 def _path_matches(segments: list[str], folders: list[str]) -> list[str]:
     """The folders whose last segments are `segments`, in order."""
-    keys = [_key(s) for s in segments]
-    found = [f for f in folders if [_key(p) for p in f.split("/")[-len(keys) :]] == keys]
+    keys = [name_key(s) for s in segments]
+    found = [f for f in folders if [name_key(p) for p in f.split("/")[-len(keys) :]] == keys]
     return _shallowest(found)
 
 
@@ -111,8 +111,8 @@ def _by_folder_word(task: str, folders: list[str]) -> Scope | None:
                 break
             names.insert(0, token)
         for first in range(len(names)):  # longest first
-            words = _key(" ".join(t.group(0) for t in names[first:]))
-            found = _matches(words, folders, prefix=True)
+            words = name_key(" ".join(t.group(0) for t in names[first:]))
+            found = folders_named(words, folders, prefix=True)
             if len(found) == 1:
                 start = names[first].start()
                 lead = re.search(
@@ -142,7 +142,7 @@ def _by_preposition(task: str, folders: list[str], files: bool) -> Scope | None:
         if name.isdigit():
             continue
         named = name[0].isupper() or (owner or "").lower() == "my" or files
-        found = _matches(_key(name), folders, prefix=files) if named else []
+        found = folders_named(name_key(name), folders, prefix=files) if named else []
         if len(found) == 1:
             return Scope(found[0], bare.start(), bare.end())
     return None
@@ -176,7 +176,7 @@ def _by_capital(task: str, folders: list[str]) -> Scope | None:
     """A capitalised word past the first that alone names one folder ("how many PDFs does
     Finance have"): for a question about the files themselves."""
     for word in list(re.finditer(r"\b[A-Z][\w&-]*", task))[1:]:
-        found = _matches(_key(word.group(0)), folders, prefix=True)
+        found = folders_named(name_key(word.group(0)), folders, prefix=True)
         if len(found) == 1:
             return Scope(found[0], word.start(), word.end())
     return None
@@ -203,4 +203,4 @@ def folders_under(root: str | Path) -> list[str]:
     return out
 
 
-__all__ = ["Scope", "folders_of", "folders_under", "named_folder"]
+__all__ = ["Scope", "folders_named", "folders_of", "folders_under", "name_key", "named_folder"]

@@ -1,0 +1,115 @@
+"""Questions that name files by what they are, not by their format: "How many receipts do I
+have?" (the files under Receipts), "How many statements are there?" asked of a folder called
+statements (all its files), "How many DEA registrations do we have?" (the files named
+DEA_registration_<name>), and "Where is my lease stored?" (the files named for it).
+
+A count qualifies only when it asks nothing more of the things than how many there are
+(and maybe where): "How many invoices from Pinecrest are overdue?" asks about their content.
+A file name names a kind of file when the counted words are its last plain words, followed
+only by names and numbers ("DEA_registration_Fenwick", "NVS_invoice_2024-01"), in every
+file the words match: "employee_handbook_2024" is a handbook, not an employee.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from fsnb.offline.files import COUNT, LISTED, FileQuestion
+from fsnb.offline.scope import folders_named, folders_under, name_key, named_folder
+from fsnb.text.words import stem
+from fsnb.tools.walk_catalog import name_score
+
+#: What may follow the counted words: "are there", "do we have on file", "in total".
+_TAIL = re.compile(
+    r"\s*(?:(?:are|is)(?:\s+there)?|do\s+(?:i|we|you)\s+have|exist)?"
+    r"(?:\s+(?:in\s+total|altogether|in\s+all|on\s+file|stored|saved|kept|filed))?\s*[?.!]?\s*",
+    re.IGNORECASE,
+)
+_PLACED = r"(?:stored|saved|kept|filed)"
+#: "Where is my lease stored?", "Which folder is the lease in?", "Where did I save the W-2?"
+_WHERE = re.compile(
+    rf"^\s*(?:where\s+(?:is|are)\s+(?:my|the|our)\s+(?P<a>.+?)\s+{_PLACED}|"
+    rf"where\s+(?:did|do)\s+(?:i|we)\s+(?:save|store|keep|file|put)\s+(?:my|the|our)\s+(?P<b>.+?)|"
+    r"(?:which|what|in\s+which)\s+folder\s+(?:is|are|holds|has|contains)\s+(?:my|the|our)\s+"
+    r"(?P<c>.+?)(?:\s+in)?)\s*[?.!]?\s*$",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W_]+")
+
+
+def named_question(task: str, root: str, tools: set[str]) -> FileQuestion | None:
+    """The count or whereabouts of files `task` names by what they are, if it asks one."""
+    if "find_files" not in tools:
+        return None
+    folders = folders_under(root)
+    scope = named_folder(task, folders, files=True)
+    base = scope.folder if scope else "."
+    rest = scope.rest(task) if scope else task
+    listing = {"query": "", "search_type": "name", "scope": base, "max_results": LISTED}
+    if where := _WHERE.match(rest):
+        thing = where["a"] or where["b"] or where["c"]
+        words = " ".join(_fragments(thing.split()))
+        if _named(root, base, words):
+            what = f'files named for "{thing}"'
+            return FileQuestion("types", "find_files", listing | {"query": words}, what)
+        return None
+    count = COUNT.search(rest)
+    if count is None or count["noun"] or not _TAIL.fullmatch(rest, count.end()):
+        return None
+    words = [count["typed"], count["things"]] if count["typed"] else [count["plural"]]
+    keys = tuple(stem(w.lower()) for w in words)
+    args = {"query": "*", "search_type": "metadata", "scope": base}
+    asked = FileQuestion("count", "find_files", args)
+    inside = [f for f in folders if base in (".", f) or f.startswith(f"{base}/")]
+    for name in (keys, keys[-1:]):
+        if len(found := folders_named(name, inside)) == 1:
+            return asked.within(found[0])
+    if base == "." and name_key(Path(root).resolve().name) in (keys, keys[-1:]):
+        return asked
+    glob = _glob(words)
+    named = _named(root, base, glob)
+    if len(named) < 2 or not all(_kind_of(Path(n).stem, keys) for n in named):
+        return None
+    question = FileQuestion("count", "find_files", args | {"query": glob, "search_type": "name"})
+    question = replace(question, what=f'files named for "{" ".join(words)}"')
+    return question.within(base) if base != "." else question
+
+
+def _fragments(words: list[str]) -> list[str]:
+    """The words as a file name holds them: a word by its stem, a token of letters and
+    digits as written ("w-2")."""
+    return [
+        stem(w.lower()).removesuffix("i") if w.isalpha() else re.sub(r"[*?\[\]]", "", w.lower())
+        for w in words
+    ]
+
+
+def _glob(words: list[str]) -> str:
+    """A name pattern holding the words in order ("*dea*registr*")."""
+    return "*" + "*".join(_fragments(words)) + "*"
+
+
+def _named(root: str, base: str, query: str) -> list[str]:
+    """The files under `base` that the finder's name search lists for `query`: those whose
+    name or path matches the pattern, or holds every word of a plain query."""
+    found = []
+    for path in sorted((Path(root) / base).rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        hidden = any(part.startswith(".") for part in rel.split("/"))
+        if path.is_file() and not hidden and name_score(query, rel)[0] > 0:
+            found.append(rel)
+    return found
+
+
+def _kind_of(name: str, keys: tuple[str, ...]) -> bool:
+    """Whether the file name `name` is of the kind `keys` say: they are its last plain
+    words, followed only by names (capitalised) and numbers."""
+    words = _WORD.findall(name)
+    stems = [stem(w.lower()) for w in words]
+    ends = [i + len(keys) for i in range(len(stems)) if tuple(stems[i : i + len(keys)]) == keys]
+    return bool(ends) and all(w[0].isdigit() or w[0].isupper() for w in words[ends[-1] :])
+
+
+__all__ = ["named_question"]
