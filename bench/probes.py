@@ -12,7 +12,8 @@ so they measured how the rules carried to the next wording; now that they have b
 against, they are development data like the rest. Later batches were added the same way:
 ten file probes (a folder's size or contents, folder counts, one format's extreme), 1 of
 10 right when written, that one by luck; five files named by what they are ("How many
-receipts do I have?"), 0 of 5; ten questions the folders cannot answer, 9 of 10. A probe
+receipts do I have?"), 0 of 5; five more (the folder taking the most space, files "from"
+a folder), 0 of 5; ten questions the folders cannot answer, 9 of 10. A probe
 is right as `quality.score_question` scores it: the answer states its value (a number to
 the cent, or a file name), quotes every fact, or says the documents do not hold it.
 
@@ -93,6 +94,12 @@ PROBES: tuple[tuple[str, str, str, float | str | tuple[str, ...] | None], ...] =
     ("files", "household", "Where is my lease stored?", "lease.docx"),
     ("files", "vetclinic", "How many DEA registrations do we have on file?", 3),
     ("files", "statements", "How many statements are there?", 12),
+    # a second batch (2026-11-29): 10 of 15 right when written; the five that were not
+    ("files", "household", "Which folder takes up the most space?", "Insurance"),
+    ("files", "household", "Which folder has the most files?", "Bills"),
+    ("files", "vetclinic", "Name the files in Clients.", "visit_summary_2024-06-20_K-3012.txt"),
+    ("files", "vetclinic", "What documents do we have from Clearwater?", "Clearwater_2024-Q1.txt"),
+    ("files", "smallorg", "How many reimbursement forms are there?", 5),
     # one value from each document of a kind: water bills $64.20 and $71.85; receipts
     # $55.00 (February), $87.43, $23.16, $41.70 (March), $64.99 (April); six electric bills
     # $577.25; Copperline $1,150.00, $1,150.00, $1,411.25; reimbursements $884.04 over 5;

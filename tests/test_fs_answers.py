@@ -291,3 +291,23 @@ def test_files_modified_within_a_rolling_window(tmp_path: Path):
     assert _paths(month) == ["fresh.md", "month.md"]
     asked = file_question("Which files were updated within the past 3 days?", str(root), TOOLS)
     assert asked is not None and asked.arguments["date_range"].startswith(">=")
+
+
+def test_the_folder_taking_the_most_space_or_holding_the_most_files(folder: Path):
+    result = _explore("Which folder takes up the most space?", folder)
+    assert result.answer.startswith("The folder taking the most space is **finance**")
+    assert all(c.verified for c in result.citations)
+    result = _explore("Which folder has the most files?", folder)  # 3 and 3: by name then
+    first, then = result.answer.splitlines()[:2]
+    assert first.startswith("The folder holding the most files is **contracts** (3 files)")
+    assert then.startswith("- then finance (3 files)")
+    assert all(c.verified for c in result.citations)
+
+
+def test_the_files_a_folder_holds_named_or_from_it(folder: Path):
+    for question in ("Name the files in contracts.", "What documents do we have from finance?"):
+        listed = _paths(_explore(question, folder))
+        assert listed and all(p.startswith(question.split()[-1].strip(".?")) for p in listed)
+    # "from 2024" names no folder: not a listing of the whole tree
+    steps = _explore("What documents do we have from 2024?", folder).steps()
+    assert not any(s["tool"] == "find_files" for s in steps)

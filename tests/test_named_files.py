@@ -32,6 +32,7 @@ def home(tmp_path: Path) -> Path:
     _write(root / "Staff" / "employee_handbook_2021.md", "# Handbook\n")
     _write(root / "Staff" / "employee_handbook_2024.md", "# Handbook\n")
     _write(root / "Housing" / "lease.md", "# Lease\n\nRent: $1,500 a month.\n")
+    _write(root / "Reimbursements" / "2024-02-27_Park.md", "Claimed: $40.00\n")
     _write(root / "Taxes" / "2024" / "forms" / "W-2_Brightline.txt", "Wages: $50,000\n")
     _write(root / "Taxes" / "2024" / "forms" / "1099-INT_Harbor.txt", "Interest: $12\n")
     return root
@@ -49,6 +50,9 @@ def _explore(question: str, folder: Path) -> ExplorationResult:
         ("How many receipts do I have?", "Receipts"),
         ("How many tax forms are in Taxes/2024/forms?", "Taxes/2024/forms"),
         ("How many statements are there?", "."),
+        ("How many tax documents do I have?", "Taxes"),  # not every file
+        ("How many reimbursement forms are there?", "Reimbursements"),  # forms of any kind
+        ("How many total files are there?", "."),  # a word that names nothing: all files
     ],
 )
 def test_a_count_of_what_a_folder_is_named_for(home: Path, question: str, folder: str):

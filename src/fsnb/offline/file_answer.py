@@ -65,6 +65,8 @@ def _duplicates(
 
 def _usage(question: FileQuestion, usage: DiskUsage, citations: list[CitedSource]) -> list[str]:
     """A folder's size, or how many folders it holds, then its largest entries."""
+    if question.kind in ("largest folder", "fullest"):
+        return _top_folder(question, usage, citations)
     if question.kind == "folders":
         mark = _cite(citations, usage.path, f"folders: {usage.folders}")
         verb = "is" if usage.folders == 1 else "are"
@@ -81,6 +83,31 @@ def _usage(question: FileQuestion, usage: DiskUsage, citations: list[CitedSource
         mark = _cite(citations, row.path, size_evidence(row.size))
         name = row.path + ("/" if row.type == "folder" else "")
         lines.append(f"- {name} ({human_size(row.size)}) {mark}")
+    return lines
+
+
+def _top_folder(
+    question: FileQuestion, usage: DiskUsage, citations: list[CitedSource]
+) -> list[str]:
+    """The folders directly inside, the largest (by size, or by files held) first."""
+    by_files = question.kind == "fullest"
+    inside = "" if usage.path == "." else f"{usage.path}/"
+    rows = sorted(
+        (r for r in usage.entries if r.type == "folder" and "/" not in r.path.removeprefix(inside)),
+        key=lambda r: (-r.files, r.path) if by_files else (-r.size, r.path),
+    )
+    if not rows:
+        return [f"There are no folders{question.where}."]
+    lines = []
+    for index, row in enumerate(rows[:SHOWN]):
+        fact = _counted(row.files, "files") if by_files else f"{row.size:,} bytes"
+        quote = f"files: {row.files}" if by_files else f"size: {row.size:,} bytes"
+        mark = _cite(citations, row.path, quote)
+        if index == 0:
+            most = "holding the most files" if by_files else "taking the most space"
+            lines.append(f"The folder{question.where} {most} is **{row.path}** ({fact}) {mark}.")
+        else:
+            lines.append(f"- then {row.path} ({fact}) {mark}")
     return lines
 
 

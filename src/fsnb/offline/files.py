@@ -3,11 +3,12 @@
 General rules recognise them: superlatives of size or date over files, of one format or
 any ("the largest file", "the smallest PDF", "modified most recently"), counts ("how many
 PDF files are in contracts", "how many subfolders"), a folder's size ("how big is the
-Taxes folder") or contents ("what's in Medical"), size thresholds ("files larger than
-1 MB"), date ranges ("files modified in 2024") and duplicates. A folder the question names
-("in my Taxes folder", `fsnb.offline.scope`) is the call's scope, and the answer says so;
-`fsnb.offline.file_answer` writes the answer from the tool's outcome.
-"""
+Taxes folder") or contents ("what's in Medical", "what documents do we have from
+Clearwater"), the folder taking the most space or holding the most files, size thresholds
+("files larger than 1 MB"), date ranges ("files modified in 2024") and duplicates. A
+folder the question names ("in my Taxes folder", `fsnb.offline.scope`) is the call's
+scope, and the answer says so; `fsnb.offline.file_answer` writes the answer from the
+tool's outcome."""
 
 from __future__ import annotations
 
@@ -64,7 +65,7 @@ COUNT = re.compile(
 #: How a question asks to see files: "which", "list every", "show me all the", "are there
 #: any".
 _WHICH = (
-    r"(?:which|what|(?:list|show(?:\s+me)?|give\s+me|find)(?:\s+(?:all|every|each|any))?"
+    r"(?:which|what|(?:list|show(?:\s+me)?|give\s+me|find|name)(?:\s+(?:all|every|each|any))?"
     r"(?:\s+(?:of\s+)?the)?|(?:are|is)\s+there\s+(?:any|some)|do\s+(?:i|we|you)\s+have\s+any)"
 )
 #: "Which files in Downloads are spreadsheets?", "Which files are PDFs?": a file type asked
@@ -86,7 +87,7 @@ _WHICH_TYPE = re.compile(
 #: "... in Taxes about my 1099", asks about their content).
 _WHICH_FILES = re.compile(
     rf"\b(?:{_WHICH}|(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of)\s+{_FILES}\s+"
-    r"(?:(?:are|do\s+(?:i|we|you)\s+have|are\s+there|exist)\s+)?(?:in|under|inside|within)\s+"
+    r"(?:(?:are|do\s+(?:i|we|you)\s+have|are\s+there|exist)\s+)?(?P<prep>in|under|inside|within|from)\s+"
     r"(?:(?:my|the|our|your)\s+)?[\w&./-]+(?:\s+[\w&./-]+){0,2}?(?:\s+(?:sub)?folder)?"
     r"(?:,?\s*including\s+(?:all\s+)?(?:its\s+)?sub-?folders)?\s*[?.!]?\s*$",
     re.IGNORECASE,
@@ -126,6 +127,15 @@ _ANY = re.compile(
 )
 #: What follows a superlative: "(the smallest) PDF", "(the largest) Word document".
 _TYPED = re.compile(rf"\s+(?P<word>[\w.]+?)(?:s|\s+(?P<noun>{_NOUNS}))?\b", re.IGNORECASE)
+#: "Which folder takes up the most space?", "the biggest subfolder", "Which folder has the
+#: most files?" (group files).
+_TOP_FOLDER = re.compile(
+    r"\b(?:which|what)\s+(?:sub-?)?folder(?:\s+(?:of|in|under|inside)\s+(?:the\s+|my\s+|our\s+)?"
+    r"[\w&./-]+(?:\s+folder)?)?\s+(?:is\s+(?:the\s+)?(?:largest|biggest)|(?:takes?|"
+    r"uses?)\s+(?:up\s+)?the\s+most\s+(?:disk\s+)?space|(?P<files>(?:has|holds|contains)\s+the"
+    r"\s+most\s+files))|\bthe\s+(?:largest|biggest)\s+(?:sub-?)?folder\b",
+    re.IGNORECASE,
+)
 _FOLDERS = re.compile(rf"\b{_HOW_MANY}\s+(?:sub-?)?(?:folders|directories)\b", re.IGNORECASE)
 #: "What's in the Medical folder?", "Show me the contents of Housing", "What does the
 #: Taxes folder hold?": every file of a folder, when the question names one.
@@ -156,7 +166,7 @@ class FileQuestion:
     the answer names the files ("PDF files under contracts")."""
 
     kind: str  # largest, smallest, newest, oldest, count, size, dates, types, contents,
-    # duplicates, space, folders
+    # duplicates, space, folders, "largest folder", fullest
     tool: str
     arguments: dict[str, Any] = field(default_factory=dict)
     what: str = "files"
@@ -254,6 +264,9 @@ def _ask(task: str) -> FileQuestion | None:
     scope = "."
     if _DUPLICATES.search(task):
         return FileQuestion("duplicates", "find_duplicates", {"path": scope})
+    if top := _TOP_FOLDER.search(task):  # ranked in the answer, by size or by files
+        kind = "fullest" if top["files"] else "largest folder"
+        return FileQuestion(kind, "disk_usage", {"path": scope, "top_n": ALL_FILES}, "folders")
     if _FOLDERS.search(task):
         return FileQuestion("folders", "disk_usage", {"path": scope}, "folders")
     if _SPACE.search(task):
@@ -281,8 +294,11 @@ def _ask(task: str) -> FileQuestion | None:
             limit, said = _size_limit(size)
             args, what = args | {"size_range": limit, "sort_by": "size"}, f"{what} {said}"
         return FileQuestion("types", "find_files", args, what)
-    if _WHICH_FILES.search(task) and not _SUPERLATIVE.search(task):
-        return FileQuestion("types", "find_files", listing)
+    if (which := _WHICH_FILES.search(task)) and not _SUPERLATIVE.search(task):
+        # "what documents do we have from Clearwater": only when Clearwater is a folder
+        return FileQuestion(
+            "contents" if which["prep"] == "from" else "types", "find_files", listing
+        )
     if _CONTENTS.search(task):
         return FileQuestion("contents", "find_files", listing)
     plural = _PLURAL.search(task)  # "find all PDFs larger than 1 MB"
@@ -337,15 +353,17 @@ def _format(named: re.Match[str]) -> str | None:
 def _counted_files(count: re.Match[str]) -> FileQuestion | None:
     """The count a `COUNT` match asks for, over the whole tree: of the files of a format
     ("how many PDF invoices", "how many workbooks"), or of all files; None when it counts
-    something else ("how many invoices")."""
+    something else ("how many invoices") or files a word other than a format qualifies
+    ("how many tax documents")."""
     args: dict[str, Any] = {"query": "*", "search_type": "metadata", "scope": "."}
     if count["typed"]:
         if not _file_type(count["typed"]):
             return None
         args["file_types"] = _extensions(count["typed"])
         return FileQuestion("count", "find_files", args, f"{count['typed']} files")
-    if count["plural"] is not None and not _extensions(count["plural"]):
-        return None
+    qualifier = count["plural"] or count["type"]
+    if qualifier and not _extensions(qualifier):
+        return None  # "how many tax documents": `fsnb.offline.named_files`
     word, noun = count["type"] or count["plural"], count["noun"]
     types = _extensions(word) or _extensions(noun)  # "how many workbooks"
     label = f"{word} files" if _extensions(word) else noun if types else "files"

@@ -1,7 +1,9 @@
 """Questions that name files by what they are, not by their format: "How many receipts do I
 have?" (the files under Receipts), "How many statements are there?" asked of a folder called
-statements (all its files), "How many DEA registrations do we have?" (the files named
-DEA_registration_<name>), and "Where is my lease stored?" (the files named for it).
+statements (all its files), "How many reimbursement forms are there?" (a word for any
+document: the files under Reimbursements), "How many DEA registrations do we have?" (the
+files named DEA_registration_<name>), and "Where is my lease stored?" (the files named for
+it).
 
 A count qualifies only when it asks nothing more of the things than how many there are
 (and maybe where): "How many invoices from Pinecrest are overdue?" asks about their content.
@@ -36,6 +38,8 @@ _WHERE = re.compile(
     r"(?P<c>.+?)(?:\s+in)?)\s*[?.!]?\s*$",
     re.IGNORECASE,
 )
+#: Nouns for any document: what qualifies them names the kind ("reimbursement forms").
+_GENERIC = frozenset({"form", "record", "paper", "document", "doc", "file"})
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -56,25 +60,41 @@ def named_question(task: str, root: str, tools: set[str]) -> FileQuestion | None
             return FileQuestion("types", "find_files", listing | {"query": words}, what)
         return None
     count = COUNT.search(rest)
-    if count is None or count["noun"] or not _TAIL.fullmatch(rest, count.end()):
+    if count is None or not (count["type"] or not count["noun"]):
         return None
-    words = [count["typed"], count["things"]] if count["typed"] else [count["plural"]]
+    if not _TAIL.fullmatch(rest, count.end()):
+        return None
+    words = [w for w in (count["type"], count["typed"], count["things"], count["plural"]) if w]
     keys = tuple(stem(w.lower()) for w in words)
     args = {"query": "*", "search_type": "metadata", "scope": base}
     asked = FileQuestion("count", "find_files", args)
     inside = [f for f in folders if base in (".", f) or f.startswith(f"{base}/")]
-    for name in (keys, keys[-1:]):
-        if len(found := folders_named(name, inside)) == 1:
-            return asked.within(found[0])
+    if folder := _folder_for(keys, inside):
+        return asked.within(folder)
     if base == "." and name_key(Path(root).resolve().name) in (keys, keys[-1:]):
         return asked
     glob = _glob(words)
     named = _named(root, base, glob)
     if len(named) < 2 or not all(_kind_of(Path(n).stem, keys) for n in named):
-        return None
+        # "how many scanned documents" names nothing: all of them, as before
+        return (asked.within(base) if base != "." else asked) if count["noun"] else None
     question = FileQuestion("count", "find_files", args | {"query": glob, "search_type": "name"})
     question = replace(question, what=f'files named for "{" ".join(words)}"')
     return question.within(base) if base != "." else question
+
+
+def _folder_for(keys: tuple[str, ...], folders: list[str]) -> str | None:
+    """The one folder named by the words `keys`: by all of them; by the last under a folder
+    named by the others ("tax forms": Taxes/2024/forms); by the others when the last is
+    any document ("reimbursement forms": Reimbursements); by the last."""
+    head = folders_named(keys[-1:], folders)
+    qualifier = folders_named(keys[:-1], folders) if len(keys) > 1 else []
+    within = [f for f in head if any(f.startswith(f"{q}/") for q in qualifier)]
+    generic = qualifier if keys[-1] in _GENERIC else []
+    for found in (folders_named(keys, folders), within, generic, head):
+        if len(found) == 1:
+            return found[0]
+    return None
 
 
 def _fragments(words: list[str]) -> list[str]:
