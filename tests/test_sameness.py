@@ -420,3 +420,20 @@ def test_a_quantity_in_a_unit_of_measure_is_added_up_not_counted(tmp_path):
     named = "Electric kWh use"
     bill = _document("kwh.md", f"# {named}\n\nAmount due | $95.10\n", named)
     assert read_value("kwh.md", bill, same) is None
+
+
+def _interest_form(bank: str, amount: str) -> str:
+    """A 1099-INT as Docling writes a scanned-looking form: each box's value on its own
+    line, the form's name a heading that holds "INT" (which begins "interest")."""
+    return (
+        f"## {bank}\n\n# Form 1099-INT\n\nTax year 2024\n\n1 Interest income\n\n## {amount}\n\n"
+        "2 Early withdrawal penalty\n\n## $0.00\n"
+    )
+
+
+def test_a_heading_that_names_the_words_gives_way_to_a_label_with_a_value():
+    same = sameness_question("What was my total interest income across all my forms?")
+    assert same is not None
+    text = _interest_form("Harbor Savings", "$1,146.90")
+    got = read_value("f.md", _document("f.md", text, "Harbor Savings"), same)
+    assert got is not None and (got.label, got.amount) == ("Interest income", 1146.90)

@@ -127,12 +127,24 @@ def label_value(
     follows the line items' totals ("Total T4 (9 @ $16.40)", then "Invoice total").
     `quantities`: a bare number is a value too."""
     units = list(labelled(doc.text, quantities=quantities))
-    title = set(tokenize(doc.title))  # a heading that repeats the title labels nothing
+
+    def valued(i: int) -> tuple[float | None, str]:
+        """The label's amount and quote, its value alone on a next line included."""
+        offset, _, amount, quote = units[i]
+        for after in units[i + 1 : i + 1 + NEXT_LINES] if amount is None else ():
+            if after.label or after.amount is None:
+                break  # the next label: this one has no value
+            amount, quote = after.amount, doc.text[offset : after.offset + len(after.quote)]
+        return amount, quote
+
+    # a heading that repeats the title labels nothing, nor one with no value ("# Form 1099")
+    title = set(tokenize(doc.title))
     scores = [
         0.0
-        if u.amount is None and set(tokenize(u.label)) == title
+        if u.amount is None
+        and (set(tokenize(u.label)) == title or (u.label.startswith("#") and valued(i)[0] is None))
         else _score(u.label, words, naming)
-        for u in units
+        for i, u in enumerate(units)
     ]
 
     # the best label (or any, for the bottom line); of equals, one with a value, then the
@@ -147,11 +159,8 @@ def label_value(
     n = max(range(len(units)), key=rank, default=0)
     if not units or scores[n] <= 0:
         return None
-    offset, label, amount, quote = units[n]
-    for after in units[n + 1 : n + 1 + NEXT_LINES] if amount is None else ():
-        if after.label or after.amount is None:
-            break  # the next label: this one has no value
-        amount, quote = after.amount, doc.text[offset : after.offset + len(after.quote)]
+    amount, quote = valued(n)
+    offset, label = units[n].offset, units[n].label
     quote = " ".join(quote.split())
     return Value(path, label, amount, quote, doc.page_at(offset), offset)
 
