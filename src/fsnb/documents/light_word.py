@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cached_property
 from xml.etree import ElementTree
 from xml.etree.ElementTree import Element
 
@@ -69,6 +70,8 @@ class _Word:
                 content = element.find(f"{W}sdtContent")
                 if content is not None:
                     yield from self.blocks(content)
+            elif tag == "p" and not len(element):  # "<w:p/>": every one reads the same
+                yield from self.empty
             elif tag == "p":
                 for box in element.iter(f"{W}txbxContent"):
                     yield from self.blocks(box)
@@ -77,6 +80,11 @@ class _Word:
                 yield from self.paragraph(element)
 
     # -- paragraphs ---------------------------------------------------------------------
+
+    @cached_property
+    def empty(self) -> tuple[Block, ...]:
+        """What a paragraph with nothing in it reads as (in the default style)."""
+        return tuple(self.paragraph(Element(f"{W}p")))
 
     @property
     def numbering(self) -> Numbering:
