@@ -126,8 +126,8 @@ PROBES: tuple[tuple[str, str, str, float | str | tuple[str, ...] | None], ...] =
     ("kind", "vetclinic", "What was the average Bluestem invoice total?", 10832.25 / 4),
     # what holds the values named as the subject of the verb ("did my savings accounts pay"),
     # which describes the documents (2026-11-29: written while trying a rule that no label
-    # need hold those words; it made a held-out aggregate wrong and is not in; 2 of 4 right,
-    # with "cost" a paying verb)
+    # need hold those words; it made a held-out aggregate wrong and is not in. "cost" as a
+    # verb of paying, tried too, summed a category's rows of two CSVs: not in either; 1 of 4)
     ("kind", "household", "How much interest did my savings accounts pay me in 2024?", 1522.29),
     ("kind", "household", "What did my electric bills cost me in total in 2024?", 577.25),
     ("kind", "smallorg", "How much did our Copperline invoices charge us altogether?", 3711.25),

@@ -66,10 +66,9 @@ _MEASURES = set(
 _PATH_YEAR = re.compile(r"(?<![\d.,$])(?:19|20)\d\d(?!\d)")
 #: Verbs of a question that name the value only when nothing else does ("how much did I pay").
 _VERBS = set(tokenize("pay paid spend spent earn earned receive received charge charged owe bill"))
-_VERBS |= set(tokenize("cost costs"))  # "what did my electric bills cost"
 #: What a verb of the question names on a bill or a form when the documents' own words are
 #: all the question says of the value ("how much did I pay for water": the amount due).
-_VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed bill billed cost"), ("due",))
+_VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed bill billed"), ("due",))
 #: The labels of a document's own amount, tried in turn (a bill's, an invoice's, a receipt's).
 DOCUMENT_AMOUNT = (("due",), ("payable",), ("total",))
 #: Words that say how to aggregate, not which value.
