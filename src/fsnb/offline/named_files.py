@@ -23,13 +23,13 @@ from fsnb.offline.scope import folders_named, folders_under, name_key, named_fol
 from fsnb.text.words import stem
 from fsnb.tools.walk_catalog import name_score
 
+_PLACED = r"(?:stored|saved|kept|filed)"
 #: What may follow the counted words: "are there", "do we have on file", "in total".
 _TAIL = re.compile(
     r"\s*(?:(?:are|is)(?:\s+there)?|do\s+(?:i|we|you)\s+have|exist)?"
-    r"(?:\s+(?:in\s+total|altogether|in\s+all|on\s+file|stored|saved|kept|filed))?\s*[?.!]?\s*",
+    rf"(?:\s+(?:in\s+total|altogether|in\s+all|on\s+file|{_PLACED}))?\s*[?.!]?\s*",
     re.IGNORECASE,
 )
-_PLACED = r"(?:stored|saved|kept|filed)"
 #: "Where is my lease stored?", "Which folder is the lease in?", "Where did I save the W-2?"
 _WHERE = re.compile(
     rf"^\s*(?:where\s+(?:is|are)\s+(?:my|the|our)\s+(?P<a>.+?)\s+{_PLACED}|"
@@ -60,10 +60,10 @@ def named_question(task: str, root: str, tools: set[str]) -> FileQuestion | None
             return FileQuestion("types", "find_files", listing | {"query": words}, what)
         return None
     count = COUNT.search(rest)
-    if count is None or not (count["type"] or not count["noun"]):
-        return None
+    if count is None or (count["noun"] and not count["type"]):
+        return None  # "how many files": `fsnb.offline.files`
     if not _TAIL.fullmatch(rest, count.end()):
-        return None
+        return None  # "how many receipts from the florist": about what they say
     words = [w for w in (count["type"], count["typed"], count["things"], count["plural"]) if w]
     keys = tuple(stem(w.lower()) for w in words)
     args = {"query": "*", "search_type": "metadata", "scope": base}
