@@ -89,11 +89,11 @@ def _usage(question: FileQuestion, usage: DiskUsage, citations: list[CitedSource
 def _top_folder(
     question: FileQuestion, usage: DiskUsage, citations: list[CitedSource]
 ) -> list[str]:
-    """The folders directly inside, the largest (by size, or by files held) first."""
+    """The folders directly inside (the entries of a depth-1 `disk_usage`), the largest (by
+    size, or by files held) first."""
     by_files = question.kind == "fullest"
-    inside = "" if usage.path == "." else f"{usage.path}/"
     rows = sorted(
-        (r for r in usage.entries if r.type == "folder" and "/" not in r.path.removeprefix(inside)),
+        (r for r in usage.entries if r.type == "folder"),
         key=lambda r: (-r.files, r.path) if by_files else (-r.size, r.path),
     )
     if not rows:

@@ -15,7 +15,6 @@ file the words match: "employee_handbook_2024" is a handbook, not an employee.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 from fsnb.offline.files import COUNT, LISTED, FileQuestion
@@ -38,6 +37,8 @@ _WHERE = re.compile(
     r"(?P<c>.+?)(?:\s+in)?)\s*[?.!]?\s*$",
     re.IGNORECASE,
 )
+#: Words without which a question is neither a count nor a "where" (`_WHERE`).
+_ASKS_WHERE = re.compile(r"\b(?:where|folder)\b", re.IGNORECASE)
 #: Nouns for any document: what qualifies them names the kind ("reimbursement forms").
 _GENERIC = frozenset({"form", "record", "paper", "document", "doc", "file"})
 _WORD = re.compile(r"[^\W_]+")
@@ -45,8 +46,8 @@ _WORD = re.compile(r"[^\W_]+")
 
 def named_question(task: str, root: str, tools: set[str]) -> FileQuestion | None:
     """The count or whereabouts of files `task` names by what they are, if it asks one."""
-    if "find_files" not in tools:
-        return None
+    if "find_files" not in tools or not (COUNT.search(task) or _ASKS_WHERE.search(task)):
+        return None  # asked at every step of every exploration: no walk of the tree
     folders = folders_under(root)
     scope = named_folder(task, folders, files=True)
     base = scope.folder if scope else "."
@@ -75,12 +76,12 @@ def named_question(task: str, root: str, tools: set[str]) -> FileQuestion | None
         return asked
     glob = _glob(words)
     named = _named(root, base, glob)
-    if len(named) < 2 or not all(_kind_of(Path(n).stem, keys) for n in named):
-        # "how many scanned documents" names nothing: all of them, as before
-        return (asked.within(base) if base != "." else asked) if count["noun"] else None
-    question = FileQuestion("count", "find_files", args | {"query": glob, "search_type": "name"})
-    question = replace(question, what=f'files named for "{" ".join(words)}"')
-    return question.within(base) if base != "." else question
+    if len(named) > 1 and all(_kind_of(Path(n).stem, keys) for n in named):
+        args |= {"query": glob, "search_type": "name"}
+        asked = FileQuestion("count", "find_files", args, f'files named for "{" ".join(words)}"')
+    elif not count["noun"]:
+        return None  # "how many scanned documents" names nothing: all of them, as before
+    return asked.within(base) if base != "." else asked
 
 
 def _folder_for(keys: tuple[str, ...], folders: list[str]) -> str | None:
