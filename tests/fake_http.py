@@ -1,8 +1,10 @@
 """A scripted JSON HTTP server on 127.0.0.1: the base of the fake model servers.
 
 Replies are scripted in a queue (`enqueue`), each optionally sent `delay_s` seconds late
-(cut short when the server stops); what the client sent is kept in `requests`. With the
-queue empty the server answers 500 and says so, so a test never hangs on it.
+(cut short when the server stops); what the client sent is kept in `requests`, and
+`replied` counts the replies sent (a late one once its delay is over), so a test can tell
+that a client stopped waiting for one. With the queue empty the server answers 500 and says
+so, so a test never hangs on it.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class FakeServer:
     def __init__(self) -> None:
         self.replies: deque[Scripted] = deque()
         self.requests: list[Any] = []
+        self.replied = 0  # replies sent: a late one counts once its delay is over
         self._lock = threading.Lock()
         self.stopping = threading.Event()  # ends every delayed reply's wait
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -109,6 +112,8 @@ def _handler(fake: FakeServer) -> type[BaseHTTPRequestHandler]:
         def _reply(self, scripted: Scripted) -> None:
             if scripted.delay_s:
                 fake.stopping.wait(scripted.delay_s)
+            with fake._lock:
+                fake.replied += 1
             body = scripted.body
             data = (body if isinstance(body, str) else json.dumps(body)).encode()
             self.send_response(scripted.status)

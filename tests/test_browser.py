@@ -1,7 +1,8 @@
 """The panel in a real JupyterLab, driven by headless Chromium (Debian's, via Playwright).
 
-JupyterLab runs on 127.0.0.1 with a temporary configuration. One notebook runs a
-`%%explore` cell with the offline backend; the test checks that trace rows, the answer
+One JupyterLab server runs on 127.0.0.1 with a temporary configuration for the whole
+module; each test has its own notebook, opened in a workspace of its own. One notebook
+runs a `%%explore` cell with the offline backend; the test checks that trace rows, the answer
 and a citation appear, clicks the citation (its passage comes back through an anywidget
 command), opens and closes a trace row with the keyboard, and saves a screenshot in its tmp
 folder. Another runs a slow `%%explore --wait` cell and interrupts the kernel: the panel
@@ -19,6 +20,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -118,12 +120,29 @@ def _notebook(*sources: str) -> dict:
     }
 
 
-@pytest.fixture
-def jupyterlab(tmp_path: Path) -> Iterator[str]:
-    """A JupyterLab server on 127.0.0.1 with its own config, data and runtime folders."""
+@dataclass(frozen=True)
+class Lab:
+    """The module's JupyterLab server: its address, its root folder (the notebooks and the
+    corpus) and the environment it runs in (its HOME and config folder hold its trust)."""
+
+    url: str
+    root: Path
+    env: dict[str, str]
+
+    def open(self, page, notebook: str, workspace: str) -> None:
+        """Open `notebook` in a workspace of its own: the default workspace would also
+        restore the notebooks that the module's earlier tests opened."""
+        page.goto(f"{self.url}/lab/workspaces/{workspace}/tree/{notebook}")
+
+
+@pytest.fixture(scope="module")
+def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """One JupyterLab server for the module, on 127.0.0.1 with its own config, data and
+    runtime folders, parse cache and index. Each notebook it serves belongs to one test."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (.ci/browser-deps)")
-    root = tmp_path / "lab"
+    base = tmp_path_factory.mktemp("jupyterlab")
+    root = base / "lab"
     root.mkdir()
     corpus = root / "corpus"
     shutil.copytree(DATA / "test_acquisition", corpus)
@@ -147,13 +166,18 @@ def jupyterlab(tmp_path: Path) -> Iterator[str]:
     port = _free_port()
     env = {
         **os.environ,
-        "JUPYTER_CONFIG_DIR": str(tmp_path / "jupyter-config"),
-        "JUPYTER_RUNTIME_DIR": str(tmp_path / "jupyter-runtime"),
-        "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "lab-settings"),
-        "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "lab-workspaces"),
-        "HOME": str(tmp_path / "home"),
+        "JUPYTER_CONFIG_DIR": str(base / "jupyter-config"),
+        "JUPYTER_RUNTIME_DIR": str(base / "jupyter-runtime"),
+        "JUPYTERLAB_SETTINGS_DIR": str(base / "lab-settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(base / "lab-workspaces"),
+        "HOME": str(base / "home"),
+        # the kernels' parse cache and index: the module's, shared by its tests (conftest's
+        # per-test ones are set only after a module fixture has started)
+        "FSNB_CACHE_DIR": str(base / "parse-cache"),
+        "FSNB_DB": str(base / "db" / "index.duckdb"),
     }
-    log = (tmp_path / "jupyterlab.log").open("w")
+    (base / "db").mkdir()
+    log = (base / "jupyterlab.log").open("w")
     server = subprocess.Popen(
         [
             sys.executable,
@@ -186,10 +210,10 @@ def jupyterlab(tmp_path: Path) -> Iterator[str]:
                 if server.poll() is not None or time.monotonic() > deadline:
                     pytest.fail(
                         "JupyterLab did not start:\n"
-                        + (tmp_path / "jupyterlab.log").read_text()[-3000:]
+                        + (base / "jupyterlab.log").read_text()[-3000:]
                     )
                 time.sleep(0.5)
-        yield url
+        yield Lab(url, root, env)
     finally:
         server.terminate()
         try:
@@ -199,14 +223,29 @@ def jupyterlab(tmp_path: Path) -> Iterator[str]:
         log.close()
 
 
-def test_explore_panel_in_jupyterlab(jupyterlab: str, tmp_path: Path):
+@pytest.fixture
+def jupyterlab(lab_server: Lab) -> Iterator[Lab]:
+    """The module's server; after the test, its kernels are shut down (one still running a
+    slow cell would otherwise go on beside the next test)."""
+    yield lab_server
+    with urllib.request.urlopen(f"{lab_server.url}/api/sessions", timeout=10) as answer:
+        sessions = json.load(answer)
+    for session in sessions:
+        request = urllib.request.Request(
+            f"{lab_server.url}/api/sessions/{session['id']}", method="DELETE"
+        )
+        with urllib.request.urlopen(request, timeout=30):
+            pass
+
+
+def test_explore_panel_in_jupyterlab(jupyterlab: Lab, tmp_path: Path):
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1100})
-            page.goto(f"{jupyterlab}/lab/tree/explore.ipynb")
+            jupyterlab.open(page, "explore.ipynb", workspace="explore")
             page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
             page.wait_for_function(KERNEL_READY, timeout=120_000)
             # Run both cells the way a person does: select the first cell, Shift+Enter twice.
@@ -285,14 +324,14 @@ def _launch(p):
     return p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
 
 
-def test_a_saved_notebook_shows_its_panels_from_the_saved_state(jupyterlab: str, tmp_path: Path):
+def test_a_saved_notebook_shows_its_panels_from_the_saved_state(jupyterlab: Lab, tmp_path: Path):
     """Executed by nbconvert (which saves the widget state) and opened without running a
     cell. Untrusted, JupyterLab renders no widget: each run's record shows, and no stray
     line. Trusted, each panel renders from the saved state, its front end loaded from the
     one shared model that the state holds (not once per panel), and hides its record."""
     from playwright.sync_api import expect, sync_playwright
 
-    root = tmp_path / "lab"
+    root = jupyterlab.root
     corpus = root / "corpus"
     questions = ("What is the total purchase price?", "When was the NDA signed?")
     cells = ["%load_ext fsnb"] + [f"%%explore {corpus} --llm offline\n{q}" for q in questions]
@@ -312,7 +351,7 @@ def test_a_saved_notebook_shows_its_panels_from_the_saved_state(jupyterlab: str,
         browser = _launch(p)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1100})
-            page.goto(f"{jupyterlab}/lab/tree/saved.ipynb")
+            jupyterlab.open(page, "saved.ipynb", workspace="saved")
             records = page.locator(".fsnb-record")
             expect(records).to_have_count(2, timeout=90_000)
             expect(records.first).to_be_visible()  # untrusted: no widget, the record shows
@@ -320,10 +359,10 @@ def test_a_saved_notebook_shows_its_panels_from_the_saved_state(jupyterlab: str,
             outputs = page.locator(".jp-OutputArea-output")
             assert "ExplorePanel" not in " ".join(outputs.all_inner_texts())
             assert page.locator(".fsnb-panel").count() == 0
+            # signed where the lab's server looks: its HOME and config folder
+            signer = {key: jupyterlab.env[key] for key in ("HOME", "JUPYTER_CONFIG_DIR")}
             trusted = subprocess.run([*jupyter, "trust", str(saved)], capture_output=True,
-                                     env={**env, "HOME": str(tmp_path / "home"),
-                                          "JUPYTER_CONFIG_DIR": str(tmp_path / "jupyter-config")},
-                                     text=True, timeout=60)  # fmt: skip
+                                     env={**env, **signer}, text=True, timeout=60)  # fmt: skip
             assert trusted.returncode == 0, trusted.stderr
             page.reload()
             panels = page.locator(".fsnb-panel")
@@ -341,14 +380,14 @@ def test_a_saved_notebook_shows_its_panels_from_the_saved_state(jupyterlab: str,
             browser.close()
 
 
-def test_interrupting_a_wait_cell(jupyterlab: str, tmp_path: Path):
+def test_interrupting_a_wait_cell(jupyterlab: Lab, tmp_path: Path):
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
         browser = _launch(p)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1100})
-            page.goto(f"{jupyterlab}/lab/tree/interrupt.ipynb")
+            jupyterlab.open(page, "interrupt.ipynb", workspace="interrupt")
             page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
             page.wait_for_function(KERNEL_READY, timeout=120_000)
             page.locator(".jp-Notebook .jp-Cell .jp-InputArea-editor").first.click()
@@ -410,14 +449,14 @@ def test_interrupting_a_wait_cell(jupyterlab: str, tmp_path: Path):
             browser.close()
 
 
-def test_the_scratchpad_tab_sorts_and_shows_the_sql(jupyterlab: str, tmp_path: Path):
+def test_the_scratchpad_tab_sorts_and_shows_the_sql(jupyterlab: Lab, tmp_path: Path):
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
         browser = _launch(p)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1100})
-            page.goto(f"{jupyterlab}/lab/tree/scratch.ipynb")
+            jupyterlab.open(page, "scratch.ipynb", workspace="scratch")
             page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
             page.wait_for_function(KERNEL_READY, timeout=120_000)
             page.locator(".jp-Notebook .jp-Cell .jp-InputArea-editor").first.click()

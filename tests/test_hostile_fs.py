@@ -5,12 +5,12 @@ a small DOCX holding a million paragraphs."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import os
 import re
 import socket
-import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -232,16 +232,37 @@ def test_paths_longer_than_path_max_are_skipped_with_a_note(folder: Path):
     assert glob("**/*.txt", root=str(folder)).startswith("2 files match")
 
 
+class _Searches:
+    """A compiled pattern that keeps each line it searched, with the timeout it was given."""
+
+    def __init__(self, pattern: Any, searched: list[tuple[str, float | None]]) -> None:
+        self.pattern, self.searched = pattern, searched
+
+    def search(self, string: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
+        self.searched.append((string, timeout))
+        return self.pattern.search(string, *args, timeout=timeout, **kwargs)
+
+
 def test_a_catastrophic_regex_is_stopped(folder: Path, monkeypatch):
     (folder / "as.txt").write_text(("a" * 40 + "!\n") * 3)
     monkeypatch.setattr(matching, "REGEX_SECONDS", 1.0)
-    began = time.monotonic()
+    searched: list[tuple[str, float | None]] = []
+    lines_matching = matching._matching_lines
+    monkeypatch.setattr(
+        matching,
+        "_matching_lines",
+        lambda pattern, *args: lines_matching(_Searches(pattern, searched), *args),
+    )
     out = finishes(grep, "(a|aa)+$", root=str(folder), seconds=30)
     assert out == (
         "error: the pattern '(a|aa)+$' took longer than 1 s on as.txt; simplify it "
         "(nested repeats like (a+)+ backtrack)"
     )
-    assert time.monotonic() - began < 20
+    # every search had at most the 1 s; the regex engine stopped the one on as.txt's first
+    # line, and no line was searched after it
+    assert all(0 < timeout <= 1.0 for _, timeout in searched)
+    assert [line for line, _ in searched].count("a" * 40 + "!") == 1
+    assert searched[-1][0] == "a" * 40 + "!"
     assert finishes(grep, "(a+)+$", root=str(folder), seconds=30).startswith("no matches")
 
 
@@ -275,19 +296,27 @@ def test_a_docx_with_a_million_paragraphs_is_too_large_to_parse(tmp_path: Path, 
     (folder / "note.txt").write_text("a plain note")
     assert "A small memo" in parse(small).text  # Docling imported before any clock runs
 
+    parsed: list[Path] = []  # the parse cache's misses
+    parse_module = importlib.import_module("fsnb.documents.parse")
+    parse_uncached = parse_module._parse_uncached
+
+    def counted(handle: Any, file: Path, *args: Any) -> Any:
+        parsed.append(file)
+        return parse_uncached(handle, file, *args)
+
+    monkeypatch.setattr(parse_module, "_parse_uncached", counted)
     monkeypatch.setenv("FSNB_PARSE_TIMEOUT", "2")
-    began = time.monotonic()
     with pytest.raises(ParseError, match=r"too large to parse \(still parsing after 2 s;"):
         finishes(parse, flood, seconds=120)
-    assert time.monotonic() - began < 60
-    began = time.monotonic()
+    assert parsed == [flood]
     with pytest.raises(ParseError, match="still parsing after 2 s"):
         parse(flood)  # the failure is cached
-    assert time.monotonic() - began < 1
+    assert parsed == [flood]  # not parsed again
 
     monkeypatch.setenv("FSNB_MAX_PARSE_MB", "1")  # new limits: parsed (and refused) again
     with pytest.raises(ParseError) as info:
         parse(flood)
+    assert parsed == [flood, flood]
     assert re.fullmatch(
         r"too large to parse \(\d\.\d MB uncompressed, over the 1 MB limit; "
         r"FSNB_MAX_PARSE_MB raises it\)",

@@ -4,7 +4,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -189,33 +188,48 @@ def test_two_processes_index_the_same_database_at_once(tmp_path: Path):
 
 HOLDER = textwrap.dedent(
     """
-    import sys, time, duckdb
+    import sys, duckdb
     con = duckdb.connect(sys.argv[1])
     print("holding", flush=True)
-    time.sleep(float(sys.argv[2]))
+    sys.stdin.read()  # until the test closes our stdin
     """
 )
 
 
-def test_a_locked_database_waits_then_says_so(tmp_path: Path):
+def test_a_locked_database_waits_then_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     db = tmp_path / "locked.duckdb"
     with database(db).write():
         pass
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(db), "2"], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", HOLDER, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "holding"
         locked = pytest.raises(DatabaseLocked, match="is locked by another process")
         with locked, Database(db, lock_timeout_s=0.3).read():
             pass
-        began = time.monotonic()
+        # the writer's first try finds the file locked; at its second the holder is told to
+        # let go, and the writer goes on trying until it gets the file
+        tries: list[int | None] = []  # the holder's exit code at each try (None: running)
+        attach = Database._attach
+
+        def tried(self: Database, read_only: bool):
+            tries.append(holder.poll())
+            if len(tries) == 2:
+                holder.stdin.close()
+            return attach(self, read_only)
+
+        monkeypatch.setattr(Database, "_attach", tried)
         with Database(db, lock_timeout_s=30).write() as con:  # waits for the holder to let go
             assert (
                 con.execute("SELECT max(version) FROM schema_version").fetchone()[0]
                 == SCHEMA_VERSION
             )
-        assert time.monotonic() - began > 0.5
+        assert len(tries) >= 2 and tries[:2] == [None, None]
+        assert holder.wait(timeout=30) == 0
     finally:
         holder.kill()
         holder.wait()
