@@ -207,6 +207,23 @@ PROBES: tuple[tuple[str, str, str, float | str | tuple[str, ...] | None], ...] =
     ("absent", "vetclinic", "Who is the clinic's landlord?", None),
     ("absent", "statements", "What was the mortgage interest rate?", None),
     ("absent", "statements", "How much was withdrawn from the savings account in March?", None),
+    # Written 2026-11-29 before any change they judge: near misses, each about a thing of a
+    # kind the folder holds (bills, fees, insurance), not about that thing.
+    ("absent", "household", "How much was my phone bill in April 2024?", None),
+    ("absent", "household", "When does my gym membership renew?", None),
+    ("absent", "household", "What is the warranty period of my refrigerator?", None),
+    ("absent", "household", "How much did I pay the veterinarian in 2024?", None),
+    ("absent", "household", "What was my 1099-NEC income for 2024?", None),
+    ("absent", "household", "What is my employer's 401(k) match?", None),
+    ("absent", "statements", "How much did I spend at Starbucks in 2025?", None),
+    ("absent", "statements", "What is the card's annual fee?", None),
+    ("absent", "statements", "What was the credit limit on the card?", None),
+    ("absent", "smallorg", "Who is the organization's auditor?", None),
+    ("absent", "smallorg", "What is the office fax number?", None),
+    ("absent", "smallorg", "How much does the office internet service cost per month?", None),
+    ("absent", "vetclinic", "What does the clinic charge for an ultrasound?", None),
+    ("absent", "vetclinic", "How many horses did the clinic treat in May 2024?", None),
+    ("absent", "vetclinic", "Who is the clinic's insurance carrier?", None),
 )
 
 

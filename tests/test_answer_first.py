@@ -9,8 +9,9 @@ import pytest
 
 import fsnb
 from fsnb.agent.result import ExplorationResult
-from fsnb.offline.asked import asks_for_list, worded_otherwise
+from fsnb.offline.asked import absent, asks_for_list, worded_otherwise
 from fsnb.offline.question import analyze
+from fsnb.offline.ranking import tokens
 from fsnb.offline.tuning import Tuning
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -109,6 +110,19 @@ def test_a_common_word_no_document_says_does_not_make_the_answer_unsure(tmp_path
     question = analyze("What car is insured on my auto policy?", tuning=Tuning())
     df = {"insur": 2, "auto": 1, "polici": 2}
     assert worded_otherwise(question, df, Tuning().rare_word) == {"car"}
+
+
+def test_a_word_no_document_holds_and_the_word_it_may_narrow():
+    """ "life" is in no document and comes before "insurance", which is: it may narrow it
+    to a kind the folder lacks (a table's figure needs rows that say it,
+    `fsnb.offline.tables`). "highest" picks among premiums; "actuary" is rare."""
+    question = analyze(
+        "What is the policy number of my life insurance, its highest premium and its actuary?",
+        tuning=Tuning(),
+    )
+    df = dict.fromkeys(tokens("policy number insurance premium"), 2)
+    found = {a.word: (a.rare, a.head) for a in absent(question, df, Tuning().rare_word)}
+    assert found == {"life": (False, "insurance"), "highest": (False, ""), "actuary": (True, "")}
 
 
 def test_a_phrase_the_documents_never_say_means_not_found(folder: Path):

@@ -120,6 +120,19 @@ def test_a_total_over_one_category_is_computed_in_sql_and_cites_its_rows(orders,
     assert round(float(frame.s[0]), 2) == 1145.45
 
 
+def test_no_figure_over_rows_a_word_of_the_question_names_but_no_document_holds(orders, tmp_path):
+    """ "furniture" is in no document: the Office rows are not what the question asks
+    about, so their total (EUR 156.80) is not stated as its answer."""
+    db = tmp_path / "i.duckdb"
+    office = _explore("What did the office orders cost in total?", orders, db)
+    assert "**€156.80** is the total" in office.answer
+    furniture = _explore("What did office furniture cost in total?", orders, db)
+    assert "156.80" not in furniture.answer
+    assert (
+        furniture.answer.startswith("I could not find this") and '"furniture"' in furniture.answer
+    )
+
+
 def test_a_count_filtered_by_month_and_an_extreme(orders, tmp_path):
     db = tmp_path / "i.duckdb"
     counted = _explore("How many orders were placed in May?", orders, db)

@@ -7,8 +7,9 @@ doubts the fitted "answer" model weighs (`fsnb.offline.features.answer_features`
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from itertools import pairwise
+from typing import NamedTuple
 
 from fsnb.offline.english import zipf
 from fsnb.offline.passages import Scored
@@ -59,7 +60,7 @@ def absent_words(
     that never uses such a word does not state what the question asks about it; a common
     word ("happen", "people") or the kind of answer asked for ("which firm") may just be
     worded otherwise in the documents (`worded_otherwise`)."""
-    return [word for word, _, unsaid in _absent(question, df, rare, named) if unsaid]
+    return [a.word for a in absent(question, df, rare, named) if a.rare]
 
 
 def worded_otherwise(
@@ -68,22 +69,41 @@ def worded_otherwise(
     """The terms of the question's words that no document holds but that are common in
     English or name the kind of answer ("car", "apartment", "firm"): the documents say
     them otherwise ("vehicle", "premises"), so no passage can be asked to hold them."""
-    return {term for _, term, unsaid in _absent(question, df, rare, named) if not unsaid}
+    return {a.term for a in absent(question, df, rare, named) if not a.rare}
 
 
-def _absent(
-    question: Question, df: Mapping[str, int], rare: float, named: Set[str]
-) -> Iterator[tuple[str, str, bool]]:
-    """Each content word of the question that no document holds nor a read file's name:
-    (word, its term, whether it is rare in English and asks for no kind of answer)."""
+class Absent(NamedTuple):
+    """A content word of the question that no document holds, nor a file's name."""
+
+    word: str
+    term: str
+    #: Rare in English and not the kind of answer asked for ("which firm").
+    rare: bool
+    #: The word after it when the documents hold that one, and it may narrow it to a kind
+    #: the folder lacks ("life" insurance, "phone" bill); "" when it cannot: a superlative,
+    #: a participle or a word naming the kind of value ("highest bill", "combined usage",
+    #: "total spend") picks among the things the documents hold.
+    head: str
+
+
+def absent(
+    question: Question, df: Mapping[str, int], rare: float, named: Set[str] = frozenset()
+) -> list[Absent]:
+    """Each content word of the question that no document holds nor a file's name
+    (`named`), once."""
     types = {m.group(1).lower() for m in _TYPE_WORD.finditer(question.text)} & _ANSWER_TYPES
-    for word in dict.fromkeys(re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*", question.text)):
-        low = word.lower()
-        terms = tokens(low)
-        if not terms or any(df.get(t) or t in named for t in terms):
+    kinds = kind_words(question)
+    words = re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*|\S", question.text)
+    found: dict[str, Absent] = {}
+    for word, after in zip(words, [*words[1:], ""], strict=True):
+        low, terms, following = word.lower(), tokens(word.lower()), tokens(after.lower())
+        if low in found or not terms or any(df.get(t) or t in named for t in terms):
             continue
         if terms[0] in question.content and question.weight(terms[0]) >= 1.0:
-            yield word, terms[0], low not in types and zipf(low) < rare
+            narrows = following and df.get(following[0]) and not set(terms) & kinds
+            head = after.lower() if narrows and not re.search(r"(?:est|ed|ing)$", low) else ""
+            found[low] = Absent(word, terms[0], low not in types and zipf(low) < rare, head)
+    return list(found.values())
 
 
 #: "What is the X ...", "Who is X's Y", "What does the X say": the thing asked about follows.

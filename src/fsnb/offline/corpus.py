@@ -15,8 +15,9 @@ from dataclasses import dataclass, field, replace
 
 from fsnb.documents import Document
 from fsnb.errors import FsnbError
+from fsnb.offline.asked import Absent, absent
 from fsnb.offline.question import Question, analyze
-from fsnb.offline.ranking import BM25, Ranked, rank_documents, tokens
+from fsnb.offline.ranking import BM25, Ranked, document_terms, rank_documents, tokens
 from fsnb.offline.references import Target
 from fsnb.offline.scope import folders_of, named_folder
 from fsnb.offline.tuning import Tuning
@@ -41,6 +42,8 @@ class Corpus:
     units: dict[str, list[Unit]] = field(default_factory=dict)
     scope: str = ""
     task: str = ""
+    #: The question's words that no document holds, nor a file's name.
+    absent: tuple[Absent, ...] = ()
 
     @property
     def best_score(self) -> float:
@@ -141,4 +144,7 @@ def build_corpus(documents: Documents, task: str, tuning: Tuning) -> Corpus:
     corpus_units += [terms(context) for _, context in sorted(headings)]
     targets = [Target(path, d.title, d.text) for path, d in docs.items()]
     folder = scope.folder if scope else ""
-    return Corpus(docs, question, ranking, BM25(corpus_units), targets, unit_map, folder, task)
+    stats = BM25(corpus_units)
+    named = set().union(*(document_terms(p, d.title) for p, d in docs.items()))
+    lacking = tuple(absent(question, stats.df, tuning.rare_word, named))
+    return Corpus(docs, question, ranking, stats, targets, unit_map, folder, task, lacking)

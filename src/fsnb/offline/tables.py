@@ -90,6 +90,8 @@ def _computed(
     found = {str(r["word"]) for r in matched}
     if plan.things and not found & {t.label for t in plan.things}:
         return None, True  # none of the names the question gives is in the table
+    if _unsaid(plan, found, corpus):
+        return None, True
     # an extreme over all rows is well defined when the words are those of the tables' files
     known = ask.func in ("max", "min") and corpus.own(loaded.outcome.payload.read, plan.words)
     if plan.words and not matched and not (plan.about or known):
@@ -112,6 +114,20 @@ def _computed(
         reason = "Cite: fetch the rows that went into the figure, from every document."
         return Action.call("query_data", reason, sql=plan.rows_sql()), False
     return answer(plan, done[0], done[-1], corpus, missing), False
+
+
+def _unsaid(plan: Plan, found: set[str], corpus: Corpus) -> bool:
+    """Whether the rows the question asks about are named by words that no document of the
+    folder holds: a rare one ("turnover"), or one before a word that the table's rows do
+    not hold either ("internet service" over an inventory where "Office 1" matched). When
+    every name the question gives is in the rows, those say which rows it asks about."""
+    if plan.things and all(t.label in found for t in plan.things):
+        return False
+    words = set(plan.words)
+    return any(
+        a.word.lower() in words and (a.rare or (a.head in words and a.head not in found))
+        for a in corpus.absent
+    )
 
 
 def _answers(plan: Plan, found: set[str], read: Sequence[str], corpus: Corpus) -> bool:
