@@ -22,9 +22,11 @@ LISTED = 12
 #: Values the match query returns at most (of all the words and names together).
 MATCHED = 50
 
-#: A row that sums the others, by its label ("Total", "Subtotal", "All other customers"):
-#: never the largest or smallest single item.
-_SUMMARY = r"(?i)^\s*(?:grand\s+|sub-?)?totals?\b|^\s*all\s+others?\b"
+#: A row that sums the others, by its label ("Total", "Subtotal"): never one of the
+#: items a figure is computed over.
+_TOTAL = r"(?i)^\s*(?:grand\s+|sub-?)?totals?\b"
+#: ...nor, for the largest or smallest, a row of the rest ("All other customers").
+_SUMMARY = _TOTAL + r"|^\s*all\s+others?\b"
 NUMERIC = ("DOUBLE", "DECIMAL", "INTEGER", "BIGINT")
 _DATES = ("DATE", "TIMESTAMP")
 _PROVENANCE = ("source_file", "page", "source_row")
@@ -153,8 +155,9 @@ class Plan:
         if self.date and self.ask.years:
             tests.append(f"year({ident(self.date)}) IN ({', '.join(map(str, self.ask.years))})")
         label = next((c for c, k in self.columns.items() if k.startswith("VARCHAR")), None)
-        if label is not None and self.ask.func in ("max", "min"):  # not the largest item
-            summary = f"regexp_matches({ident(label)}, {literal(_SUMMARY)})"
+        if label is not None:
+            pattern = _SUMMARY if self.ask.func in ("max", "min") else _TOTAL
+            summary = f"regexp_matches({ident(label)}, {literal(pattern)})"
             tests.append(f"NOT coalesce({summary}, false)")
         return f" WHERE {' AND '.join(tests)}" if tests else ""
 
