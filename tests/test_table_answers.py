@@ -103,6 +103,21 @@ def test_what_an_aggregate_question_asks(question, func, months, years, words):
     assert (asked.func, asked.months, asked.years, asked.words) == (func, months, years, words)
 
 
+@pytest.mark.parametrize(
+    ("question", "counted"),
+    [
+        ("How many vacation days do staff get?", ("vacation", "days")),
+        ("How many of my receipts are dated March 2024?", ("receipts",)),
+        ("What is the number of the invoices from Pinecrest?", ("invoices",)),
+    ],
+)
+def test_what_a_count_counts(question, counted):
+    """The words after "how many" (or "number of"), past "of my" and up to the next
+    stopword: they must name the table's rows for the count to be over them."""
+    asked = aggregate_question(question)
+    assert asked is not None and asked.counted == counted
+
+
 def test_a_total_over_one_category_is_computed_in_sql_and_cites_its_rows(orders, tmp_path):
     result = _explore("How much did we spend on catering in 2024?", orders, tmp_path / "i.duckdb")
     assert _tools(result)[:3] == ["scan_folder", "extract_tables", "load_table"]
@@ -146,11 +161,47 @@ def test_a_count_filtered_by_month_and_an_extreme(orders, tmp_path):
     assert rows == sum(len(r) for r in ORDERS.values())
 
 
+def test_a_form_of_two_lines_filed_three_times_is_one_table_of_six_rows(tmp_path):
+    """Each claim has too few rows to total on its own; the three claims share a header,
+    so their six rows are loaded together and totalled."""
+    root = tmp_path / "claims"
+    root.mkdir()
+    for who, first, second in (("Ames", 12.5, 30), ("Baker", 8.25, 41.75), ("Cruz", 19.99, 5.01)):
+        (root / f"claim_{who}.csv").write_text(
+            f"Date,Item,Amount (USD)\n2024-03-04,Markers,{first}\n2024-03-06,Books,{second}\n",
+            encoding="utf-8",
+        )
+    (root / "notes.md").write_text(
+        "# Expense claims: what they add up to\n\n| Claimant | Status |\n|---|---|\n"
+        "| Ames | paid |\n| Baker | paid |\n| Cruz | open |\n"
+    )
+    result = _explore("What do the expense claims add up to in total?", root, tmp_path / "i.db")
+    assert result.answer.startswith("**117.50** is the total of amount_usd over 6 rows")
+    listed = [s.get("target") for s in result.steps() if s.get("tool") == "extract_tables"]
+    assert listed == ["claim_Ames.csv"]  # not notes.md: extract_tables reads no markdown
+    _verified(result)
+
+
 SAVINGS = (
     "Measure,Annual savings (EUR)\nClose the Leeds depot,410000\n"
     "Merge the payroll teams,260000\nRenegotiate freight,185000\n"
     "Sublet the third floor,120000\nTotal savings,975000\n"
 )
+
+
+def test_a_table_of_another_shape_left_by_an_earlier_question_does_not_stop_a_total(
+    orders, tmp_path
+):
+    """An earlier question (or the user) made a scratchpad table "extracted" of other
+    columns: the orders load again under a name of their document's own, and are totalled."""
+    db = tmp_path / "i.duckdb"
+    Scratchpad(db, folder=orders).create_table("extracted", {"patient": "VARCHAR", "fee": "DOUBLE"})
+    result = _explore("How much did we spend on catering in 2024?", orders, db)
+    loads = [s for s in result.steps() if s.get("tool") == "load_table"]
+    assert [s["ok"] for s in loads] == [False, True]
+    assert "**€1,145.45** is the total" in result.answer
+    assert Scratchpad(db, folder=orders).rows("extracted") == 0  # the other table is untouched
+    _verified(result)
 
 
 def test_an_extreme_is_one_item_not_the_total_row(tmp_path):
@@ -181,16 +232,16 @@ def test_a_total_or_an_average_leaves_out_the_total_row(tmp_path):
 def test_a_table_that_does_not_fit_passes_to_the_next_tabular_document(orders, tmp_path):
     """The best-ranked document's table has no number to take the largest of (a register
     of words): the next tabular document is listed instead of giving up on tables."""
-    (orders / "order_register.md").write_text(
-        "# Largest single order register\n\n| Order | Owner | Status |\n|---|---|---|\n"
-        + "".join(f"| order {n} | office | largest single order open |\n" for n in range(6)),
+    (orders / "largest_single_order_register.csv").write_text(
+        "Order,Owner,Status\n"
+        + "".join(f"order {n},office,largest single order open\n" for n in range(6)),
         encoding="utf-8",
     )
     result = _explore("What was the largest single order?", orders, tmp_path / "i.duckdb")
     tools = _tools(result)
     assert tools[:3] == ["scan_folder", "extract_tables", "extract_tables"]
     listed = [s["target"] for s in result.steps() if s.get("tool") == "extract_tables"]
-    assert listed[0] == "order_register.md" and listed[1].startswith("orders-q")
+    assert listed[0] == "largest_single_order_register.csv" and listed[1].startswith("orders-q")
     assert "**€642.10**" in result.answer and "Offsite dinner" in result.answer
     _verified(result)
 

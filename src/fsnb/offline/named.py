@@ -145,6 +145,8 @@ def aggregate_question(task: str) -> Aggregate | None:
     years = tuple(sorted({p.year for p in spans if p.year is not None}))
     after = re.search(r"\b(?:how many|number of)\s+(.*)", task, re.IGNORECASE)
     counted = re.findall(r"[\w-]+", after.group(1)) if after else []
+    start = next((i for i, w in enumerate(counted) if w.lower() not in STOPWORDS), 0)
+    counted = counted[start:]  # "how many of my receipts": the receipts
     stop = next((i for i, w in enumerate(counted) if w.lower() in STOPWORDS), len(counted))
     return Aggregate(func, months, years, words, named, spans, tuple(counted[:stop]))
 

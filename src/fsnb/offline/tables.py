@@ -13,9 +13,11 @@ no row, or too few, falls back to reading passages.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
 from typing import Any
 
 from fsnb.db.scratchpad import sanitize
+from fsnb.extract.tables import FORMATS
 from fsnb.offline.amounts import currency, money, printed
 from fsnb.offline.corpus import Corpus
 from fsnb.offline.named import Aggregate, Unmatched, aggregate_question
@@ -53,17 +55,20 @@ def table_step(conversation: Conversation, corpus: Corpus) -> Action | None:
         return None
     turns = conversation.turns
     loads = [t for t in turns if t.action.kind == "tool_call" and t.action.tool == "load_table"]
+    if loads and not loads[-1].ok and (again := _again(ask, turns, loads, corpus)):
+        return again
     if loads:
         step, other = _computed(ask, loads[-1], turns, corpus)
         if not other:
             return step
     after = turns.index(loads[-1]) if loads else -1  # the tables listed since the last load
     lists = [t for t in turns if t.action.kind == "tool_call" and t.action.tool == "extract_tables"]
-    fits = ((t, _choose_table(ask, t)) for t in lists if turns.index(t) > after)
+    fits = ((t, _choose_table(ask, t, corpus)) for t in lists if turns.index(t) > after)
     listed, chosen = next(((t, c) for t, c in fits if c is not None), (None, None))
     if listed is None or chosen is None:
         tried = {_listed_path(t) for t in lists}
-        path = _tabular_document(corpus, tried) if len(lists) < TABLE_DOCUMENTS else None
+        loaded = {p for t in loads for p in str(t.action.arguments().get("path")).split(", ")}
+        path = _tabular_document(corpus, tried | loaded) if len(lists) < TABLE_DOCUMENTS else None
         if path is None:
             return None
         reason = f"Tables: the question asks for a {_WORDS[ask.func]}; list the tables of {path}."
@@ -173,20 +178,23 @@ def _listed_path(turn: Turn) -> str:
 
 
 def _tabular_document(corpus: Corpus, tried: set[str]) -> str | None:
-    """The best-ranked document not `tried` whose text holds table rows."""
+    """The best-ranked document not `tried`, of a format `extract_tables` reads, whose text
+    holds table rows."""
     for ranked in corpus.ranking:
         if ranked.score <= 0:
             break
         rows = sum(" | " in line for line in corpus.docs[ranked.path].text.splitlines())
-        if ranked.path not in tried and rows >= TABLE_LINES:
+        readable = PurePosixPath(ranked.path).suffix.lower() in FORMATS  # not markdown
+        if ranked.path not in tried and readable and rows >= TABLE_LINES:
             return ranked.path
     return None
 
 
-def _choose_table(ask: Aggregate, turn: Turn) -> TableInfo | None:
-    """The listed table that fits the question best: enough rows, a number column unless
-    it counts, the most of the question's words in its caption and column names, then the
-    most rows (the data, not a summary of it)."""
+def _choose_table(ask: Aggregate, turn: Turn, corpus: Corpus) -> TableInfo | None:
+    """The listed table that fits the question best: enough rows (in it and the tables of
+    the same header in other documents: a form's two lines, filed five times), a number
+    column unless it counts, the most of the question's words in its caption and column
+    names, then the most rows (the data, not a summary of it)."""
     listed = turn.outcome.payload if turn.outcome and turn.ok else None
     tables = listed.tables if isinstance(listed, Tables) else ()
     stems = {stem(w) for w in ask.words}
@@ -194,7 +202,10 @@ def _choose_table(ask: Aggregate, turn: Turn) -> TableInfo | None:
     for table in tables:
         kinds = list(table.columns.values())
         numeric = any(k.startswith(NUMERIC) for k in kinds)
-        if table.rows < MIN_TABLE_ROWS or not (numeric or ask.func == "count"):
+        if not (numeric or ask.func == "count"):
+            continue
+        copies = 1 + len(_same_header(corpus, listed.path, table)) if listed else 1
+        if table.rows * copies < MIN_TABLE_ROWS:
             continue
         label = " ".join([table.caption or "", *table.columns])
         key = (len(stems & set(tokenize(label))), table.rows)
@@ -203,29 +214,58 @@ def _choose_table(ask: Aggregate, turn: Turn) -> TableInfo | None:
     return best
 
 
-def _load(corpus: Corpus, listed: Turn, table: TableInfo, tried: int) -> Action:
-    """Load the chosen table from its document and every other with the same header (under
-    a new name when `tried` tables did not answer)."""
-    tables = listed.outcome.payload if listed.outcome else None
-    source = tables.path if isinstance(tables, Tables) else ""
+def _same_header(corpus: Corpus, source: str, table: TableInfo) -> list[str]:
+    """The other documents that hold a table headed as `table` of `source` is, by path."""
     columns = [str(c) for c in table.columns]
-    header = " | ".join(columns)
-    same = [
+    return sorted(
         p
         for p, doc in corpus.docs.items()
         if p != source
         and any("|" in line and table_cells(line) == columns for line in doc.text.splitlines())
-    ]
-    paths = [source, *sorted(same)][:MAX_DOCUMENTS]
+    )
+
+
+def _again(
+    ask: Aggregate, turns: Sequence[Turn], loads: list[Turn], corpus: Corpus
+) -> Action | None:
+    """The failed load once more, under a name of its document's own: the scratchpad may
+    hold a table of another shape by the first name, made by an earlier question."""
+    failed = loads[-1]
+
+    def loaded(turn: Turn) -> tuple[object, object]:
+        arguments = turn.action.arguments()
+        return arguments.get("path"), arguments.get("table")
+
+    if sum(loaded(t) == loaded(failed) for t in loads) > 1:
+        return None  # already tried again
+    index = turns.index(failed)
+    listed = next((t for t in reversed(turns[:index]) if t.action.tool == "extract_tables"), None)
+    chosen = _choose_table(ask, listed, corpus) if listed is not None else None
+    if listed is None or chosen is None:
+        return None
+    return _load(corpus, listed, chosen, len(loads) - 1, own=True)
+
+
+def _load(
+    corpus: Corpus, listed: Turn, table: TableInfo, tried: int, *, own: bool = False
+) -> Action:
+    """Load the chosen table from its document and every other with the same header (under
+    a new name when `tried` tables did not answer; with the document's name in it when
+    `own`)."""
+    tables = listed.outcome.payload if listed.outcome else None
+    source = tables.path if isinstance(tables, Tables) else ""
+    columns = [str(c) for c in table.columns]
+    paths = [source, *_same_header(corpus, source, table)][:MAX_DOCUMENTS]
     caption = table.caption or ""
     name = sanitize(caption) if caption and len(caption.split()) <= CAPTION_WORDS else "extracted"
+    name += f"_{sanitize(path_words(source))}" if own else ""
     name += f"_{tried + 1}" if tried else ""
     if len(paths) == 1:
         reason = f"Load: table {table.index} of {source} into the scratchpad as {name}."
         return Action.call("load_table", reason, path=source, table=table.index, name=name)
     reason = (
-        f"Load: {len(paths)} documents hold a table headed '{header}'; load each into the "
-        f"scratchpad table {name}."
+        f"Load: {len(paths)} documents hold a table headed '{' | '.join(columns)}'; load each "
+        f"into the scratchpad table {name}."
     )
     return Action.call(
         "load_table", reason, path=", ".join(paths), table=" ".join(columns), name=name
