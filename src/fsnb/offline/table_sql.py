@@ -23,10 +23,10 @@ LISTED = 12
 MATCHED = 50
 
 #: A row that sums the others, by its label ("Total", "Subtotal"): never one of the
-#: items a figure is computed over.
-_TOTAL = r"(?i)^\s*(?:grand\s+|sub-?)?totals?\b"
+#: items a figure is computed over (left out where a document loaded prints one).
+TOTAL_ROW = r"(?i)^\s*(?:grand\s+|sub-?)?totals?\b"
 #: ...nor, for the largest or smallest, a row of the rest ("All other customers").
-_SUMMARY = _TOTAL + r"|^\s*all\s+others?\b"
+_SUMMARY = TOTAL_ROW + r"|^\s*all\s+others?\b"
 NUMERIC = ("DOUBLE", "DECIMAL", "INTEGER", "BIGINT")
 _DATES = ("DATE", "TIMESTAMP")
 _PROVENANCE = ("source_file", "page", "source_row")
@@ -49,6 +49,8 @@ class Plan:
     things: tuple[Named, ...] = ()
     #: The column each name was found in (by `filtered`).
     homes: tuple[tuple[str, str], ...] = ()
+    #: Whether a document it was loaded from prints a row that totals the others.
+    totalled: bool = False
 
     @classmethod
     def of(cls, ask: Aggregate, loaded: object) -> Plan | None:
@@ -155,9 +157,11 @@ class Plan:
         if self.date and self.ask.years:
             tests.append(f"year({ident(self.date)}) IN ({', '.join(map(str, self.ask.years))})")
         label = next((c for c, k in self.columns.items() if k.startswith("VARCHAR")), None)
-        if label is not None:
-            pattern = _SUMMARY if self.ask.func in ("max", "min") else _TOTAL
-            summary = f"regexp_matches({ident(label)}, {literal(pattern)})"
+        extreme = self.ask.func in ("max", "min")
+        if label is not None and (extreme or self.totalled):
+            summary = (
+                f"regexp_matches({ident(label)}, {literal(_SUMMARY if extreme else TOTAL_ROW)})"
+            )
             tests.append(f"NOT coalesce({summary}, false)")
         return f" WHERE {' AND '.join(tests)}" if tests else ""
 

@@ -12,7 +12,9 @@ no row, or too few, falls back to reading passages.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -23,7 +25,7 @@ from fsnb.offline.corpus import Corpus
 from fsnb.offline.named import Aggregate, Unmatched, aggregate_question
 from fsnb.offline.ranking import path_words
 from fsnb.offline.statements import CAPTION_WORDS, table_cells
-from fsnb.offline.table_sql import NUMERIC, Plan, rows_counted
+from fsnb.offline.table_sql import NUMERIC, TOTAL_ROW, Plan, rows_counted
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
 from fsnb.text.words import stem, tokenize
 from fsnb.tools.payloads import Rows, TableInfo, Tables
@@ -84,6 +86,8 @@ def _computed(
     """The next step over the table `loaded` made, and whether another table should be
     tried instead (the question's names and words are in none of its rows)."""
     plan = Plan.of(ask, loaded.outcome.payload if loaded.outcome and loaded.ok else None)
+    if plan is not None and _totalled(corpus, loaded.outcome.payload.read):
+        plan = replace(plan, totalled=True)
     queries = [t for t in turns[turns.index(loaded) + 1 :] if t.action.tool == "query_data"]
     if plan is None or any(not q.ok for q in queries):
         return None, False
@@ -132,6 +136,17 @@ def _unsaid(plan: Plan, found: set[str], corpus: Corpus) -> bool:
     return any(
         a.word.lower() in words and (a.rare or (a.head in words and a.head not in found))
         for a in corpus.absent
+    )
+
+
+def _totalled(corpus: Corpus, read: Sequence[str]) -> bool:
+    """Whether a table row of the documents `read` begins with a total ("Total savings")."""
+    return any(
+        re.match(TOTAL_ROW, table_cells(line)[0])
+        for path in read
+        if path in corpus.docs
+        for line in corpus.docs[path].text.splitlines()
+        if "|" in line
     )
 
 
