@@ -125,6 +125,15 @@ def test_a_word_no_document_holds_and_the_word_it_may_narrow():
     assert found == {"life": (False, "insurance"), "highest": (False, ""), "actuary": (True, "")}
 
 
+def test_a_word_asking_for_a_figure_over_everything_is_not_what_it_is_about():
+    """ "overall" says what kind of figure is asked for, as "total" does: it weighs as
+    little as a vague verb, so "Overall materiality was $520,000" shares little with
+    "How much is GlobalTech paying for InnovateTech overall?"."""
+    question = analyze("How much is GlobalTech paying for InnovateTech overall?", tuning=Tuning())
+    assert question.weight(tokens("overall")[0]) == Tuning().vague_weight < 1.0
+    assert question.weight(tokens("GlobalTech")[0]) == 1.0
+
+
 def test_a_phrase_the_documents_never_say_means_not_found(folder: Path):
     # "garage" (the lease) and "manager" (the fleet) are both there, never together
     result = _explore("Who is the garage manager?", folder)

@@ -123,6 +123,9 @@ VAGUE_VERBS = frozenset(
         keep_stopwords=True,
     )
 )
+#: Words that ask for a figure over everything ("paying ... overall", "altogether"): they
+#: say what kind of answer it wants, as "total" does, not what it is about.
+TALLY_WORDS = frozenset(tokens("overall altogether combined entire whole", keep_stopwords=True))
 #: Words that name the kind of value a question wants: weak extra terms.
 _HINTS = {
     "duration": "period term duration months years",
@@ -144,7 +147,7 @@ def analyze(question: str, texts: Sequence[str] = (), *, tuning: Tuning) -> Ques
     wants = frozenset(kind for kind, pattern in WANTS.items() if re.search(pattern, lowered))
     asked = _HOW.sub(" ", question)
     terms = [t for t in dict.fromkeys(tokens(asked)) if t not in QUESTION_WORDS]
-    weights = {t: tuning.vague_weight for t in terms if t in VAGUE_VERBS}
+    weights = {t: tuning.vague_weight for t in terms if t in VAGUE_VERBS | TALLY_WORDS}
     aliases: dict[str, re.Pattern[str]] = {}
     for acronym in dict.fromkeys(_ACRONYM.findall(question)):
         key = acronym.lower()
