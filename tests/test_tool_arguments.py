@@ -5,7 +5,6 @@ The arguments come from each tool's JSON schema, so a tool added later is covere
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -110,17 +109,15 @@ def test_the_generated_arguments_are_valid_for_their_schema():
             assert label
 
 
+@pytest.mark.timeout(300)  # a hang bound for all of a tool's argument sets, not a speed check
 @pytest.mark.parametrize("name", REGISTRY.names())
 def test_every_tool_answers_extreme_arguments_with_an_outcome(name: str, indexed: tuple[str, str]):
     root, db = indexed
     schema = next(s for s in REGISTRY.schemas() if s["name"] == name)
     unexpected: list[str] = []
     for label, arguments in argument_sets(schema):
-        began = time.monotonic()
         outcome = REGISTRY.call(name, arguments, root=root, db=db)
-        took = time.monotonic() - began
         assert isinstance(outcome, ToolOutcome), f"{name}({label}) returned {outcome!r}"
-        assert took < 30, f"{name}({label}) took {took:.0f} s"
         out = outcome.text
         assert outcome.ok != out.startswith(("error:", "access denied:")), (label, out[:300])
         if not outcome.ok:
