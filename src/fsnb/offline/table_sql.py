@@ -159,10 +159,8 @@ class Plan:
         label = next((c for c, k in self.columns.items() if k.startswith("VARCHAR")), None)
         extreme = self.ask.func in ("max", "min")
         if label is not None and (extreme or self.totalled):
-            summary = (
-                f"regexp_matches({ident(label)}, {literal(_SUMMARY if extreme else TOTAL_ROW)})"
-            )
-            tests.append(f"NOT coalesce({summary}, false)")
+            pattern = literal(_SUMMARY if extreme else TOTAL_ROW)
+            tests.append(f"NOT coalesce(regexp_matches({ident(label)}, {pattern}), false)")
         return f" WHERE {' AND '.join(tests)}" if tests else ""
 
     def aggregate_sql(self) -> str:

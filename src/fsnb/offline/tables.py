@@ -219,9 +219,10 @@ def _choose_table(ask: Aggregate, turn: Turn, corpus: Corpus) -> TableInfo | Non
         numeric = any(k.startswith(NUMERIC) for k in kinds)
         if not (numeric or ask.func == "count"):
             continue
-        copies = 1 + len(_same_header(corpus, listed.path, table)) if listed else 1
-        if table.rows * copies < MIN_TABLE_ROWS:
-            continue
+        if table.rows < MIN_TABLE_ROWS:  # the documents holding it are read only then
+            copies = 1 + len(_same_header(corpus, listed.path, table))
+            if table.rows * copies < MIN_TABLE_ROWS:
+                continue
         label = " ".join([table.caption or "", *table.columns])
         key = (len(stems & set(tokenize(label))), table.rows)
         if best_key is None or key > best_key:
