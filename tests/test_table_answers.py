@@ -511,3 +511,48 @@ def test_a_table_one_cell_of_which_matches_does_not_answer_what_prose_does(offic
     staff = _explore("What is the total amount budgeted for staff?", office, db)
     assert staff.answer.startswith("**687,100** is the total of amount over 2 rows")
     _verified(staff)
+
+
+BILL = (
+    "Field,Value\nPrevious balance,${previous}\nPayment received,-${previous}\nkWh used,{kwh}\n"
+    "Energy charge,${energy}\nBasic service charge,$12.50\nAmount due,${due}\n"
+)
+
+
+def test_no_extreme_over_a_forms_fields_printed_as_a_table(tmp_path):
+    """A bill prints its fields as rows: kWh used 812 beside amounts in dollars. They are
+    different figures, not one quantity, so the largest of them (812) is no answer."""
+    root = tmp_path / "bills"
+    root.mkdir()
+    months = {"01": (104.52, 812, 106.14), "02": (118.64, 745, 97.39), "03": (109.89, 690, 89.70)}
+    for month, (previous, kwh, energy) in months.items():
+        due = f"{energy + 12.5:.2f}"
+        (root / f"power-2024-{month}.csv").write_text(
+            BILL.format(previous=previous, kwh=kwh, energy=energy, due=due), encoding="utf-8"
+        )
+    result = _explore("Which month had my biggest power bill?", root, tmp_path / "i.duckdb")
+    assert "812" not in result.answer.split("\n")[0]
+    assert "is the total of" not in result.answer and "largest" not in result.answer
+
+
+def test_a_total_of_invoices_beats_a_contact_row_that_states_no_amount(tmp_path):
+    """A vendor list names the lab by every word the question uses, but states no amount,
+    so it cannot say what the invoices add up to: their table does."""
+    root = tmp_path / "clinic"
+    (root / "Billing").mkdir(parents=True)
+    for number, amounts in (("5101", (412.5, 96.0)), ("5102", (230.25, 88.0)), ("5103", (57.0,))):
+        rows = "".join(f"Bluestem,Panel {i},${a:.2f}\n" for i, a in enumerate(amounts, 1))
+        (root / "Billing" / f"BDL-{number}.csv").write_text(
+            f"Lab,Test,Charge\n{rows}", encoding="utf-8"
+        )
+    (root / "vendor_contacts.csv").write_text(
+        "Vendor,Service,Contact,Phone\n"
+        "Bluestem Diagnostics Laboratory,Reference lab invoices and testing,Marco Lindahl,"
+        "802-555-0188\nNorthfield Medical Supply,Consumables,Ada Brook,802-555-0110\n",
+        encoding="utf-8",
+    )
+    result = _explore(
+        "What do all the Bluestem lab invoices add up to?", root, tmp_path / "i.duckdb"
+    )
+    assert result.answer.startswith("**$883.75** is the total"), result.answer[:300]
+    _verified(result)

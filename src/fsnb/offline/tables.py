@@ -12,7 +12,6 @@ no row, or too few, falls back to reading passages.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import PurePosixPath
@@ -25,7 +24,8 @@ from fsnb.offline.corpus import Corpus
 from fsnb.offline.named import Aggregate, Unmatched, aggregate_question
 from fsnb.offline.ranking import path_words
 from fsnb.offline.statements import CAPTION_WORDS, table_cells
-from fsnb.offline.table_sql import NUMERIC, TOTAL_ROW, Plan, rows_counted
+from fsnb.offline.table_sql import NUMERIC, Plan, rows_counted
+from fsnb.offline.table_text import figure_kind, form, totalled
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
 from fsnb.text.words import stem, tokenize
 from fsnb.tools.payloads import Rows, TableInfo, Tables
@@ -86,7 +86,7 @@ def _computed(
     """The next step over the table `loaded` made, and whether another table should be
     tried instead (the question's names and words are in none of its rows)."""
     plan = Plan.of(ask, loaded.outcome.payload if loaded.outcome and loaded.ok else None)
-    if plan is not None and _totalled(corpus, loaded.outcome.payload.read):
+    if plan is not None and totalled(corpus, loaded.outcome.payload.read):
         plan = replace(plan, totalled=True)
     queries = [t for t in turns[turns.index(loaded) + 1 :] if t.action.tool == "query_data"]
     if plan is None or any(not q.ok for q in queries):
@@ -106,7 +106,10 @@ def _computed(
     if plan.words and not matched and not (plan.about or known):
         return None, True  # the question names neither rows nor the table
     plan = plan.filtered(matched)
-    if not _answers(plan, found, loaded.outcome.payload.read, corpus):
+    read = loaded.outcome.payload.read
+    if ask.func != "count" and form(corpus, read):
+        return None, True  # the rows are a form's different figures, not one quantity's
+    if not _answers(plan, found, read, corpus):
         return None, True
     done = queries[1:] if matching else queries
     if not done:
@@ -139,17 +142,6 @@ def _unsaid(plan: Plan, found: set[str], corpus: Corpus) -> bool:
     )
 
 
-def _totalled(corpus: Corpus, read: Sequence[str]) -> bool:
-    """Whether a table row of the documents `read` begins with a total ("Total savings")."""
-    return any(
-        re.match(TOTAL_ROW, table_cells(line)[0])
-        for path in read
-        if path in corpus.docs
-        for line in corpus.docs[path].text.splitlines()
-        if "|" in line
-    )
-
-
 def _answers(plan: Plan, found: set[str], read: Sequence[str], corpus: Corpus) -> bool:
     """Whether the table, filtered, is about what the question asks. For a count, the words
     counted ("how many vacation days") must name its rows (its files, titles, name or
@@ -171,9 +163,16 @@ def _answers(plan: Plan, found: set[str], read: Sequence[str], corpus: Corpus) -
 
     held = [t.label for t in plan.named if t.label in found or (t.period and plan.date)]
     cells = " ".join([named, *held, *(v for _, values in plan.values for v in values)])
+    states = figure_kind(plan.ask.func, corpus, read)
     others = [(corpus.docs[r.path].text, r.best) for r in corpus.ranking if r.path not in read]
     best = max(
-        (weight(text[s.start : s.end]) for text, spans in others for _, s in spans), default=0
+        (
+            weight(text[s.start : s.end])
+            for text, spans in others
+            for _, s in spans
+            if states is None or states.search(text, s.start, s.end)
+        ),
+        default=0,
     )
     return weight(cells) >= COVER * best
 
