@@ -107,8 +107,6 @@ def _computed(
         return None, True  # the question names neither rows nor the table
     plan = plan.filtered(matched)
     read = loaded.outcome.payload.read
-    if ask.func != "count" and form(corpus, read):
-        return None, True  # the rows are a form's different figures, not one quantity's
     if not _answers(plan, found, read, corpus):
         return None, True
     done = queries[1:] if matching else queries
@@ -208,9 +206,13 @@ def _choose_table(ask: Aggregate, turn: Turn, corpus: Corpus) -> TableInfo | Non
     """The listed table that fits the question best: enough rows (in it and the tables of
     the same header in other documents: a form's two lines, filed five times), a number
     column unless it counts, the most of the question's words in its caption and column
-    names, then the most rows (the data, not a summary of it)."""
+    names, then the most rows (the data, not a summary of it). None for a form's fields
+    printed as a table (a bill's "kWh used | 812" and "Amount due | $118.64"): they are
+    different figures, not one quantity's, whatever is computed over them."""
     listed = turn.outcome.payload if turn.outcome and turn.ok else None
     tables = listed.tables if isinstance(listed, Tables) else ()
+    if tables and ask.func != "count" and form(corpus, [listed.path]):
+        return None
     stems = {stem(w) for w in ask.words}
     best, best_key = None, None
     for table in tables:
