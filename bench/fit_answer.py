@@ -15,6 +15,7 @@ costing WRONG_COST right ones. The report leaves one corpus out at a time: fitte
 others, how many of its right and wrong answers would be stated or held back.
 
     .venv/bin/python bench/fit_answer.py            # label, fit and report
+    .venv/bin/python bench/fit_answer.py --warm     # ... reusing the default parse cache
     .venv/bin/python bench/fit_answer.py --labels   # refit from the stored labels only
     .venv/bin/python bench/fit_answer.py --write    # ... and put the fit in use
 """
@@ -64,8 +65,8 @@ def label(data: Path) -> list[dict[str, Any]]:
         for item in json.loads(qfile.read_text(encoding="utf-8"))["questions"]:
             seen: list[dict[str, float]] = []
 
-            def record(*args: Any, seen: list[dict[str, float]] = seen) -> dict[str, float]:
-                seen.append(describe(*args))
+            def record(*args: Any, seen: list[dict[str, float]] = seen, **kw: Any) -> dict:
+                seen.append(describe(*args, **kw))
                 return seen[-1]
 
             with (
@@ -144,11 +145,12 @@ def main() -> None:
     parser.add_argument("--labels", action="store_true", help="refit from the stored labels")
     parser.add_argument("--write", action="store_true", help="put the fit in the weights file")
     parser.add_argument("--data", type=Path, default=ROOT / "data", help="folder of corpora")
+    parser.add_argument("--warm", action="store_true", help="reuse the default parse cache")
     args = parser.parse_args()
     if args.labels:
         rows = _read(LABELS)
     else:
-        with sandbox(warm=False):
+        with sandbox(warm=args.warm):
             rows = label(args.data)
         _write(LABELS, rows)
     weights = fit(rows)
