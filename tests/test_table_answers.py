@@ -556,3 +556,47 @@ def test_a_total_of_invoices_beats_a_contact_row_that_states_no_amount(tmp_path)
     )
     assert result.answer.startswith("**$883.75** is the total"), result.answer[:300]
     _verified(result)
+
+
+def _claim_form(path: Path, claimant: str, items: list[tuple[str, str, float]]) -> None:
+    from docx import Document as Docx
+
+    doc = Docx()
+    doc.add_heading("Expense Reimbursement Request", level=1)
+    doc.add_paragraph("Form F-3. Attach itemized receipts.")
+    doc.add_paragraph(f"Claimant: {claimant}, staff member")
+    table = doc.add_table(rows=1, cols=3)
+    header = ("Date", "What was purchased", "Amount")
+    for cell, name in zip(table.rows[0].cells, header, strict=True):
+        cell.text = name
+    for date, what, amount in items:
+        for cell, value in zip(table.add_row().cells, (date, what, f"${amount:.2f}"), strict=True):
+            cell.text = value
+    doc.add_paragraph(f"Reimbursement total: ${sum(a for _, _, a in items):.2f}")
+    doc.save(path)
+
+
+def test_forms_that_say_what_they_are_outside_their_table_are_totalled(tmp_path):
+    """The claim forms' tables name neither staff nor claims; their own text does ("Claimant:
+    ..., staff member"). A handbook sentence on staff expenses beside an amount does not
+    outweigh them: the forms' rows are totalled."""
+    root = tmp_path / "office"
+    (root / "Reimbursements").mkdir(parents=True)
+    claims = {
+        "Park": [("02/09/2024", "Mileage, 84 mi", 56.28), ("02/12/2024", "Parking", 12.0)],
+        "Mensah": [("03/04/2024", "Markers", 43.19), ("03/06/2024", "Readers", 61.5)],
+        "Cruz": [("03/19/2024", "Printer ink", 38.4), ("03/20/2024", "Workshop fee", 191.0)],
+    }
+    for name, items in claims.items():
+        _claim_form(root / "Reimbursements" / f"2024_{name}.docx", name, items)
+    (root / "handbook.md").write_text(
+        "# Staff handbook\n\nStaff expenses: mileage is reimbursed at $0.67 per mile, and "
+        "meals on work travel at $59 per day.\n",
+        encoding="utf-8",
+    )
+    asked = "How much have staff claimed in total across all the expense reimbursement forms?"
+    result = _explore(asked, root, tmp_path / "i.duckdb")
+    assert result.answer.startswith("**$402.37** is the total of amount over 6 rows"), (
+        result.answer[:300]
+    )
+    _verified(result)

@@ -144,9 +144,11 @@ def _answers(plan: Plan, found: set[str], read: Sequence[str], corpus: Corpus) -
     """Whether the table, filtered, is about what the question asks. For a count, the words
     counted ("how many vacation days") must name its rows (its files, titles, name or
     columns), not just a cell. And what it holds of the question's words, names and
-    periods (in those names, the cells its filter matched, the names and periods found),
-    weighed by IDF, must be at least `COVER` of what the best passage of another document
-    holds: a note in a budget's cell does not answer what a handbook's sentence does."""
+    periods (in those names, the cells its filter matched, the names and periods found,
+    or else the best passage of a document it was loaded from: a claim form's "Claimant:
+    ..., staff member"), weighed by IDF, must be at least `COVER` of what the best passage
+    of another document holds that prints a value of the figure's kind: a note in a
+    budget's cell does not answer what a handbook's sentence does."""
     question, idf, ask = corpus.question, corpus.stats.idf, plan.ask
     titles = [corpus.docs[p].title for p in read if p in corpus.docs]
     named = " ".join([plan.table, *plan.columns, *map(path_words, read), *titles]).replace("_", " ")
@@ -162,17 +164,22 @@ def _answers(plan: Plan, found: set[str], read: Sequence[str], corpus: Corpus) -
     held = [t.label for t in plan.named if t.label in found or (t.period and plan.date)]
     cells = " ".join([named, *held, *(v for _, values in plan.values for v in values)])
     states = figure_kind(plan.ask.func, corpus, read)
-    others = [(corpus.docs[r.path].text, r.best) for r in corpus.ranking if r.path not in read]
-    best = max(
-        (
-            weight(text[s.start : s.end])
-            for text, spans in others
-            for _, s in spans
-            if states is None or states.search(text, s.start, s.end)
-        ),
-        default=0,
-    )
-    return weight(cells) >= COVER * best
+
+    def best(inside: bool) -> float:
+        ranked = [
+            (corpus.docs[r.path].text, r.best) for r in corpus.ranking if (r.path in read) == inside
+        ]
+        return max(
+            (
+                weight(text[s.start : s.end])
+                for text, spans in ranked
+                for _, s in spans
+                if inside or states is None or states.search(text, s.start, s.end)
+            ),
+            default=0,
+        )
+
+    return max(weight(cells), best(inside=True)) >= COVER * best(inside=False)
 
 
 _WORDS = {"sum": "total", "count": "count", "avg": "average", "max": "maximum", "min": "minimum"}
