@@ -353,6 +353,9 @@ def test_what_a_company_billed_altogether_is_the_total_due(bills, tmp_path):
     assert billed.answer.startswith("**$323.01** is the total of 'Amount due'")
     come = _explore("What do my 2024 electric bills come to?", bills, tmp_path / "c.duckdb")
     assert come.answer.startswith("**$323.01** is the total of 'Amount due'")
+    asked = "What did my electric bills cost me in total in 2024?"  # no label says "cost"
+    cost = _explore(asked, bills, tmp_path / "d.duckdb")
+    assert cost.answer.startswith("**$323.01** is the total of 'Amount due'")
 
 
 def test_what_was_spent_across_receipts_is_each_receipts_bottom_line(bills, tmp_path):

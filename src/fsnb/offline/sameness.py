@@ -65,7 +65,9 @@ _MEASURES = set(
 #: A year in a path or text, "award_2023.pdf" included (no word boundary after "_").
 _PATH_YEAR = re.compile(r"(?<![\d.,$])(?:19|20)\d\d(?!\d)")
 #: Verbs of a question that name the value only when nothing else does ("how much did I pay").
-_VERBS = set(tokenize("pay paid spend spent earn earned receive received charge charged owe bill"))
+_VERBS = set(
+    tokenize("pay paid spend spent earn earned receive received charge charged owe bill cost")
+)
 #: What a verb of the question names on a bill or a form when the documents' own words are
 #: all the question says of the value ("how much did I pay for water": the amount due).
 _VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed bill billed"), ("due",))
@@ -137,7 +139,7 @@ def read_value(path: str, doc: Document, same: Same) -> Value | None:
     naming = _naming(path, doc)
     own = tuple(w for w in same.words if w not in naming)
     if own and (found := label_value(path, doc, own, naming, quantities=same.quantity)):
-        return found
+        return None if _category(doc, found.label) else found
     if same.quantity:
         return None  # a quantity's label is named: no bill's or invoice's own amount
     # the question's words only name the documents ("the highest electricity bill"), or
@@ -149,6 +151,14 @@ def read_value(path: str, doc: Document, same: Same) -> Value | None:
         if found := label_value(path, doc, words, naming, bottom=True):
             return found
     return None
+
+
+def _category(doc: Document, label: str) -> bool:
+    """Whether `label` is a cell of several rows of one of the document's tables (an order
+    list's 'Office'): a category of its rows, not the label of the document's one value."""
+    cell = label.strip(" |:").lower()
+    rows = (line.lower() for line in doc.text.splitlines() if "|" in line)
+    return sum(cell in (c.strip() for c in row.strip().strip("|").split("|")) for row in rows) > 1
 
 
 def _naming(path: str, doc: Document) -> set[str]:
