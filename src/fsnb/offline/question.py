@@ -147,7 +147,7 @@ def analyze(question: str, texts: Sequence[str] = (), *, tuning: Tuning) -> Ques
     wants = frozenset(kind for kind, pattern in WANTS.items() if re.search(pattern, lowered))
     asked = _HOW.sub(" ", question)
     terms = [t for t in dict.fromkeys(tokens(asked)) if t not in QUESTION_WORDS]
-    weights = {t: tuning.vague_weight for t in terms if t in VAGUE_VERBS | TALLY_WORDS}
+    weights = {t: tuning.vague_weight for t in terms if t in VAGUE_VERBS or t in TALLY_WORDS}
     aliases: dict[str, re.Pattern[str]] = {}
     for acronym in dict.fromkeys(_ACRONYM.findall(question)):
         key = acronym.lower()

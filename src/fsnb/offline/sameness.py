@@ -28,6 +28,7 @@ from fsnb.offline.corpus import Corpus
 from fsnb.offline.named import SUMMED, dated, in_months, names, periods
 from fsnb.offline.progress import read_so_far
 from fsnb.offline.ranking import QUESTION_WORDS, path_words
+from fsnb.offline.statements import table_cells
 from fsnb.offline.tables import aggregate_question, cite, rows_of
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
 from fsnb.text.words import tokenize
@@ -157,8 +158,8 @@ def _category(doc: Document, label: str) -> bool:
     """Whether `label` is a cell of several rows of one of the document's tables (an order
     list's 'Office'): a category of its rows, not the label of the document's one value."""
     cell = label.strip(" |:").lower()
-    rows = (line.lower() for line in doc.text.splitlines() if "|" in line)
-    return sum(cell in (c.strip() for c in row.strip().strip("|").split("|")) for row in rows) > 1
+    rows = (table_cells(line.lower()) for line in doc.text.splitlines() if "|" in line)
+    return sum(cell in row for row in rows) > 1
 
 
 def _naming(path: str, doc: Document) -> set[str]:

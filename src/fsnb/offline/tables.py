@@ -25,7 +25,7 @@ from fsnb.offline.named import Aggregate, Unmatched, aggregate_question
 from fsnb.offline.ranking import path_words
 from fsnb.offline.statements import CAPTION_WORDS, table_cells
 from fsnb.offline.table_sql import NUMERIC, Plan, rows_counted
-from fsnb.offline.table_text import figure_kind, form, totalled
+from fsnb.offline.table_text import figure_kind, form, table_lines, totalled
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
 from fsnb.text.words import stem, tokenize
 from fsnb.tools.payloads import Rows, TableInfo, Tables
@@ -106,8 +106,7 @@ def _computed(
     if plan.words and not matched and not (plan.about or known):
         return None, True  # the question names neither rows nor the table
     plan = plan.filtered(matched)
-    read = loaded.outcome.payload.read
-    if not _answers(plan, found, read, corpus):
+    if not _answers(plan, found, loaded.outcome.payload.read, corpus):
         return None, True
     done = queries[1:] if matching else queries
     if not done:
@@ -243,9 +242,8 @@ def _same_header(corpus: Corpus, source: str, table: TableInfo) -> list[str]:
     columns = [str(c) for c in table.columns]
     return sorted(
         p
-        for p, doc in corpus.docs.items()
-        if p != source
-        and any("|" in line and table_cells(line) == columns for line in doc.text.splitlines())
+        for p in corpus.docs
+        if p != source and any(table_cells(line) == columns for line in table_lines(corpus, [p]))
     )
 
 
