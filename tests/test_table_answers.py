@@ -558,7 +558,11 @@ def test_a_total_of_invoices_beats_a_contact_row_that_states_no_amount(tmp_path)
     _verified(result)
 
 
-def _claim_form(path: Path, claimant: str, items: list[tuple[str, str, float]]) -> None:
+def _claim_form(
+    path: Path, claimant: str, items: list[tuple[str, str, float]], advance: float | None = None
+) -> None:
+    """A claim form (DOCX) listing its items; with `advance`, it also prints its total, the
+    travel advance and the net amount payable, as forms do under their items."""
     from docx import Document as Docx
 
     doc = Docx()
@@ -572,7 +576,11 @@ def _claim_form(path: Path, claimant: str, items: list[tuple[str, str, float]]) 
     for date, what, amount in items:
         for cell, value in zip(table.add_row().cells, (date, what, f"${amount:.2f}"), strict=True):
             cell.text = value
-    doc.add_paragraph(f"Reimbursement total: ${sum(a for _, _, a in items):.2f}")
+    if advance is not None:
+        total = sum(a for _, _, a in items)
+        doc.add_paragraph(f"Reimbursement total: ${total:.2f}")
+        doc.add_paragraph(f"Less travel advance: ${advance:.2f}")
+        doc.add_paragraph(f"Net payable to claimant: ${total - advance:.2f}")
     doc.save(path)
 
 
@@ -599,4 +607,22 @@ def test_forms_that_say_what_they_are_outside_their_table_are_totalled(tmp_path)
     assert result.answer.startswith("**$402.37** is the total of amount over 6 rows"), (
         result.answer[:300]
     )
+    _verified(result)
+
+
+def test_what_staff_claimed_is_each_claims_total_before_its_advance(tmp_path):
+    """'claimed by staff' names who claimed, not a label: each form's own amount is read,
+    and what was claimed is the claim's total, not what was paid out after an advance."""
+    root = tmp_path / "office" / "Reimbursements"
+    root.mkdir(parents=True)
+    for name, items, advance in (
+        ("Park", [("02/09/2024", "Mileage", 56.28), ("02/12/2024", "Parking", 12.0)], 0.0),
+        ("Mensah", [("03/04/2024", "Markers", 43.19)], 0.0),
+        ("Cruz", [("03/19/2024", "Workshop fee", 191.0)], 100.0),
+    ):
+        _claim_form(root / f"2024_{name}.docx", name, items, advance)
+    asked = "What was the average reimbursement claimed by staff?"
+    result = _explore(asked, root.parent, tmp_path / "a.duckdb")
+    expected = "**$100.82** is the average of 'Reimbursement total' over the 3 documents"
+    assert result.answer.startswith(expected), result.answer[:300]
     _verified(result)

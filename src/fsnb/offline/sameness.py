@@ -67,11 +67,23 @@ _MEASURES = set(
 _PATH_YEAR = re.compile(r"(?<![\d.,$])(?:19|20)\d\d(?!\d)")
 #: Verbs of a question that name the value only when nothing else does ("how much did I pay").
 _VERBS = set(
-    tokenize("pay paid spend spent earn earned receive received charge charged owe bill cost")
+    tokenize(
+        "pay paid spend spent earn earned receive received charge charged owe bill cost claim "
+        "claimed"
+    )
+)
+#: Who does the paying ("did staff claim", "claimed by staff"): not the label of the value;
+#: a name ("did Bluestem charge us") still says which documents.
+_VERB = "(?:{})\\w*".format("|".join(sorted(_VERBS)))
+_PAYER = re.compile(
+    rf"\b(?:did|do|does|have|has|had)\s+((?-i:[a-z])\w*)\s+{_VERB}\b"
+    rf"|\b{_VERB}\s+by\s+(?:the\s+|our\s+)?((?-i:[a-z])\w*)",
+    re.IGNORECASE,
 )
 #: What a verb of the question names on a bill or a form when the documents' own words are
 #: all the question says of the value ("how much did I pay for water": the amount due).
 _VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed bill billed"), ("due",))
+_VERB_LABELS |= dict.fromkeys(tokenize("claim claimed"), ("total",))  # before any advance
 #: The labels of a document's own amount, tried in turn (a bill's, an invoice's, a receipt's).
 DOCUMENT_AMOUNT = (("due",), ("payable",), ("total",))
 #: Words that say how to aggregate, not which value.
@@ -120,6 +132,10 @@ def sameness_question(task: str) -> Same | None:
     skip = QUESTION_WORDS | _NOT_LABEL
     called = [w for w in tokenize(periods(kind)[1]) if w not in skip and w[0].isalpha()]
     words = [w for w in tokenize(periods(asked)[1]) if w not in skip and w[0].isalpha()]
+    payers = {
+        w for m in _PAYER.finditer(asked) for w in tokenize(" ".join(filter(None, m.groups())))
+    }
+    words = [w for w in words if w not in payers] or words
     verbs = [w for w in words if w in _VERBS]
     words = [w for w in words if w not in _VERBS] or words  # "how much interest did I pay"
     fallback = tuple(dict.fromkeys(x for v in verbs for x in _VERB_LABELS.get(v, ())))
@@ -139,6 +155,8 @@ def read_value(path: str, doc: Document, same: Same) -> Value | None:
     none, on its line or standing alone on the next), or None without such a label."""
     naming = _naming(path, doc)
     own = tuple(w for w in same.words if w not in naming)
+    if set(own) <= _VERBS and same.fallback:
+        own = ()  # only its verb: the label the verb names ("claimed": the claim's total)
     if own and (found := label_value(path, doc, own, naming, quantities=same.quantity)):
         return None if _category(doc, found.label) else found
     if same.quantity:
