@@ -19,6 +19,11 @@ Usage: ``python data/generate.py``. Output is deterministic (byte-identical on r
                                equipment service contracts, premises and DEA registrations,
                                a staff handbook and roster, fee schedules, revenue, deposits,
                                meeting notes, drafts and archives); a development corpus
+- ``data/lab/``               a university research lab's shared drive (grant awards and
+                               budgets, equipment quotes and service agreements, reagent
+                               invoices, safety manual and training records, IACUC and
+                               biosafety approvals, protocols, lab meetings, a roster, travel
+                               forms, a manuscript, archives, Downloads); a development corpus
 - ``data/personal/``          a home folder of paperwork (tax forms, receipts, statements,
                                contracts, Downloads); held out: never tuned on
 - ``data/contractor/``        a small building contractor's project drive (bids, subcontracts,
@@ -41,6 +46,7 @@ sys.path.insert(0, str(DATA_DIR))
 from _gen import (  # noqa: E402
     contractor_corpus,
     household_corpus,
+    lab_corpus,
     large_corpus,
     mixed_corpus,
     personal_corpus,
@@ -60,6 +66,7 @@ BUILDERS: tuple[Callable[[Path], CorpusResult], ...] = (
     household_corpus.build,
     smallorg_corpus.build,
     vetclinic_corpus.build,
+    lab_corpus.build,
     personal_corpus.build,
     contractor_corpus.build,
 )

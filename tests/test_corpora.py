@@ -19,6 +19,7 @@ CORPORA = [
     "household",
     "smallorg",
     "vetclinic",
+    "lab",
 ]
 MINIMUM_QUESTIONS = {
     "test_acquisition": 10,
@@ -27,6 +28,7 @@ MINIMUM_QUESTIONS = {
     "household": 20,
     "smallorg": 25,
     "vetclinic": 35,
+    "lab": 35,
 }
 #: Every level a question may have; a "files" question (the files of a folder) has no facts,
 #: only a computed answer (`answer.value`).
