@@ -94,6 +94,16 @@ def _tools(result: ExplorationResult) -> list[str]:
         ),
         ("How much interest did I pay in total over my statements?", "sum", ("interest",), ()),
         ("What were my fees summed over all quarters?", "sum", ("fee",), ()),
+        # who earned or claimed is not the label: "my bank accounts", "staff"
+        (
+            "How much interest did my bank accounts earn in 2024 altogether?",
+            "sum",
+            ("interest",),
+            (2024,),
+        ),
+        ("What was the average reimbursement claimed by staff?", "avg", ("reimburs", "claim"), ()),
+        # "this year" dates nothing a document prints
+        ("How much rent have I paid in total so far this year?", "sum", ("rent",), ()),
     ],
 )
 def test_the_shape_of_a_question_over_documents_of_one_kind(question, func, words, years):
@@ -358,6 +368,21 @@ def test_what_a_company_billed_altogether_is_the_total_due(bills, tmp_path):
     assert cost.answer.startswith("**$323.01** is the total of 'Amount due'")
 
 
+def test_what_a_company_billed_for_is_named_by_a_line_without_an_amount(bills, tmp_path):
+    """'billed us for pickups': the line naming the service prints no amount, so what was
+    billed is each bill's amount due; 'this year' restricts nothing."""
+    for month in (1, 2, 3):
+        bill = bills / "Bills" / "Electric" / f"2024-{month:02d}.md"
+        bill.write_text(
+            bill.read_text().replace(
+                "# Lakeside Power\n", "# Lakeside Power\n\nMeter reading and supply\n"
+            )
+        )
+    asked = "How much has Lakeside Power billed us in total for meter reading and supply this year?"
+    billed = _explore(asked, bills, tmp_path / "b.duckdb")
+    assert billed.answer.startswith("**$323.01** is the total of 'Amount due'"), billed.answer[:300]
+
+
 def test_what_was_spent_across_receipts_is_each_receipts_bottom_line(bills, tmp_path):
     """Receipts of several shops, in two formats: the bills beside them print 'Amount due',
     yet 'all my receipts' names the documents, and what was spent is each one's last total,
@@ -440,3 +465,47 @@ def test_a_heading_that_names_the_words_gives_way_to_a_label_with_a_value():
     text = _interest_form("Harbor Savings", "$1,146.90")
     got = read_value("f.md", _document("f.md", text, "Harbor Savings"), same)
     assert got is not None and (got.label, got.amount) == ("Interest income", 1146.90)
+
+
+@pytest.mark.parametrize(
+    ("question", "months"),
+    [
+        ("What did we pay Bramwell altogether for January through June 2024?", (1, 2, 3, 4, 5, 6)),
+        ("How much did we pay Bramwell in total from April to June 2024?", (4, 5, 6)),
+        ("What did the Jan-Mar 2024 invoices from Bramwell add up to?", (1, 2, 3)),
+        ("What did we pay Bramwell altogether in January and March 2024?", (1, 3)),  # no range
+        ("Adding up January to March, how much did we pay Bramwell?", (1, 2, 3)),
+    ],
+)
+def test_a_span_of_months_names_every_month_in_it(question, months):
+    same = sameness_question(question)
+    assert same is not None and same.months == months
+
+
+def test_a_sentence_that_names_paying_is_not_an_invoices_own_amount(tmp_path):
+    """'Pay by card through your account' shares a word with 'payable' but prints no
+    amount: each invoice's own amount is its 'Total' row."""
+    root = tmp_path / "lab" / "Orders" / "Alder"
+    root.mkdir(parents=True)
+    for number, total in (("104883", "$1,487.00"), ("105217", "$1,329.00")):
+        (root / f"ALD-{number}.md").write_text(
+            f"# ALDER BIOSCIENCES - INVOICE\n\nInvoice date: 2024-0{number[-1]}-11\n\n"
+            f"Product | Qty | Price\n\nqPCR master mix | 3 | $867.00\n\nTotal | {total}\n\n"
+            "Payment within 30 days. Pay by card through your Alder account or by check.\n"
+        )
+    asked = "What do the Alder invoices for 2024 come to in total?"
+    result = _explore(asked, root.parents[1], tmp_path / "a.duckdb")
+    assert result.answer.startswith("**$2,816.00** is the total of 'Total'"), result.answer[:300]
+
+
+def test_so_far_this_year_is_the_latest_year_the_documents_are_dated_in(bills, tmp_path):
+    """'so far this year' names no label, and no year a document prints: the documents of
+    the kind dated in the latest year are added up, last December's bill left out."""
+    december = bills / "Bills" / "Electric" / "2023-12.md"
+    december.write_text(_bill(12, "$140.00").replace("2024-12", "2023-12"))
+    asked = "How much has Lakeside Power billed me in total so far this year?"
+    result = _explore(asked, bills, tmp_path / "y.duckdb")
+    assert result.answer.startswith("**$323.01** is the total of 'Amount due' over the 3"), (
+        result.answer[:300]
+    )
+    assert "2023-12" not in result.answer

@@ -42,8 +42,11 @@ MONTHS = {
     for name in (calendar.month_name[number], calendar.month_abbr[number])
 }
 _MONTH = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b\.?"
+#: "from April to June", "between March and May", "January through June", "Jan-Mar".
 _MONTH_RANGE = re.compile(
-    rf"\b(?:from|between)\s+({_MONTH})\s+(?:to|through|until|and|-)\s+({_MONTH})", re.IGNORECASE
+    rf"\bbetween\s+({_MONTH})\s+and\s+({_MONTH})"
+    rf"|\b(?:from\s+)?({_MONTH})\s*(?:(?<=\s)(?:to|through|thru|until)\s|[-–])\s*({_MONTH})",
+    re.IGNORECASE,
 )
 _MONTH_WORD = re.compile(rf"\b({_MONTH})", re.IGNORECASE)
 #: A quarter by its ordinal ("third quarter").
@@ -73,10 +76,12 @@ _AGGREGATES = (  # the first that matches wins: "the total number of" is a count
     (
         "sum",
         r"\btotal(?:led|ed|s)?\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|"
-        r"\b(?:adds?|added) up\b|\bamount(?:s|ed)? to\b|\bcomes? to\b(?=\s*(?:in total|\?|$))|"
+        r"\b(?:adds?|added|adding) up\b|\bamount(?:s|ed)? to\b|"
+        r"\bcomes? to\b(?=\s*(?:in total|\?|$))|"
         r"\bwhat\b[^?]*\b(?:do|does|did|will)\b[^?]*\bcome to\b|\btogether\s*[?.]?\s*$|"
         r"\bhow much\b.*\b(?:spen[dt]|spending|pa(?:y|id)|cost|charge[ds]?|bill(?:ed|s)?|"
-        r"earn(?:ed)?|receiv(?:e|ed)|refunded|owe[d]?|sold|bought|used|consumed)\b",
+        r"earn(?:ed)?|receiv(?:e|ed)|refunded|owe[d]?|sold|bought|used|consumed|claim(?:ed)?|"
+        r"reimburs(?:e|ed))\b",
     ),
 )
 #: What asks for a total ("in total", "altogether", "add up").
@@ -179,7 +184,7 @@ def periods(task: str) -> tuple[tuple[Named, ...], str]:
     """The months, month ranges, quarters and years `task` names, and `task` without them."""
     found: list[Named] = []
     for span in _MONTH_RANGE.finditer(task):
-        first, last = (MONTHS[m.lower().rstrip(".")] for m in span.groups())
+        first, last = (MONTHS[m.lower().rstrip(".")] for m in span.groups() if m)
         months = (
             range(first, last + 1)
             if first <= last

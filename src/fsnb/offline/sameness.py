@@ -17,19 +17,19 @@ from __future__ import annotations
 import calendar
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from fsnb.db.columns import sanitize
 from fsnb.db.sql import ident
 from fsnb.documents import Document
-from fsnb.offline.amounts import AMOUNT, Value, currency, label_value, money
+from fsnb.offline.amounts import AMOUNT, Value, currency, label_value, labelled, money
 from fsnb.offline.corpus import Corpus
-from fsnb.offline.named import SUMMED, dated, in_months, names, periods
+from fsnb.offline.named import dated, in_months
 from fsnb.offline.progress import read_so_far
-from fsnb.offline.ranking import QUESTION_WORDS, path_words
+from fsnb.offline.ranking import path_words
+from fsnb.offline.same_question import FUNCS, VERBS, Same, sameness_question
 from fsnb.offline.statements import table_cells
-from fsnb.offline.tables import aggregate_question, cite, rows_of
+from fsnb.offline.tables import cite, rows_of
 from fsnb.protocol import Action, CitedSource, Conversation, Turn
 from fsnb.text.words import tokenize
 from fsnb.tools.reading import PAGE_CHARS
@@ -46,108 +46,11 @@ SAME_TEMPLATE = 0.5
 _KINDS: dict[tuple[int, Same], tuple[Corpus, list[Value]]] = {}
 #: Entries `_KINDS` holds at most; the next one empties it first.
 _KEEP = 8
-#: The aggregates over the values, each with its figure's name.
-_FUNCS = {"sum": "total", "avg": "average", "max": "largest", "min": "smallest"}
-#: "across all clients", "over each of my statements", "in total over", "summed over my".
-_OVER = re.compile(
-    r"\b(?:across|over|from|on|in|for|of)\s+(?:all|each|every|both)\b(?:\s+of\b)?"
-    r"|\bacross\s+(?:my|our|the)\b|\bover\s+(?:my|our)\b"
-    r"|\b(?:in\s+total|summ?ed(?:\s+up)?)\s+(?:over|across)\b",
-    re.IGNORECASE,
-)
 _PROVENANCE = "source_file VARCHAR, page INTEGER, quote VARCHAR"
-#: Units of measure: "how many kWh ... in total" adds up each document's quantity.
-_MEASURES = set(
-    tokenize(
-        "kwh kilowatt kilowatts therms gallons litres liters hours minutes miles kilometres "
-        "kilometers km lbs pounds kilograms kg tons tonnes"
-    )
-)
 #: A year in a path or text, "award_2023.pdf" included (no word boundary after "_").
 _PATH_YEAR = re.compile(r"(?<![\d.,$])(?:19|20)\d\d(?!\d)")
-#: Verbs of a question that name the value only when nothing else does ("how much did I pay").
-_VERBS = set(
-    tokenize(
-        "pay paid spend spent earn earned receive received charge charged owe bill cost claim "
-        "claimed"
-    )
-)
-#: Who does the paying ("did staff claim", "claimed by staff"): not the label of the value;
-#: a name ("did Bluestem charge us") still says which documents.
-_VERB = "(?:{})\\w*".format("|".join(sorted(_VERBS)))
-_PAYER = re.compile(
-    rf"\b(?:did|do|does|have|has|had)\s+((?-i:[a-z])\w*)\s+{_VERB}\b"
-    rf"|\b{_VERB}\s+by\s+(?:the\s+|our\s+)?((?-i:[a-z])\w*)",
-    re.IGNORECASE,
-)
-#: What a verb of the question names on a bill or a form when the documents' own words are
-#: all the question says of the value ("how much did I pay for water": the amount due).
-_VERB_LABELS = dict.fromkeys(tokenize("pay paid owe owed bill billed"), ("due",))
-_VERB_LABELS |= dict.fromkeys(tokenize("claim claimed"), ("total",))  # before any advance
 #: The labels of a document's own amount, tried in turn (a bill's, an invoice's, a receipt's).
 DOCUMENT_AMOUNT = (("due",), ("payable",), ("total",))
-#: Words that say how to aggregate, not which value.
-_NOT_LABEL = set(tokenize("total sum summed average mean combined altogether together overall"))
-_NOT_LABEL |= set(tokenize("amount add come value figure highest largest lowest smallest"))
-_NOT_LABEL |= set(tokenize("maximum minimum"))
-
-
-@dataclass(frozen=True)
-class Same:
-    """What a question asks of each document: the aggregate and the label's word stems."""
-
-    func: str
-    words: tuple[str, ...]
-    years: tuple[int, ...]
-    #: Label words its verb names, for when `words` only name the documents.
-    fallback: tuple[str, ...] = ()
-    #: Names and codes the question gives ("Redstone Bank", "1099-NEC"): lower-case
-    #: patterns each document of the kind must hold.
-    names: tuple[str, ...] = ()
-    #: Whether it says "across all X": otherwise the documents' names must say what it asks.
-    over: bool = True
-    #: The months it names ("in March", "in the first quarter"): the documents dated in them.
-    months: tuple[int, ...] = ()
-    #: What "across all X" calls the documents ("receipt"): the kind of one whose names say
-    #: so, when one does.
-    kind: tuple[str, ...] = ()
-    #: Whether it asks for a quantity in a unit of measure ("how many kWh in total"): a
-    #: bare number is a value, and a document's own amount is not.
-    quantity: bool = False
-
-
-def sameness_question(task: str) -> Same | None:
-    """The aggregate and label `task` asks over documents of one kind, or None. Without
-    "across all X" wording ("How much did I pay for electricity in 2024 in total?") it
-    is only a candidate: `same_kind` then wants documents whose names say what it asks."""
-    ask, over = aggregate_question(task), list(_OVER.finditer(task))
-    func = ask.func if ask else "sum" if re.search(r"\bsumm?ed\b|\badded\b", task) else None
-    measured = bool(_MEASURES & set(tokenize(task)))
-    if ask and func == "count" and measured and (over or SUMMED.search(task)):
-        func = "sum"  # "how many kWh ... in total": the quantities added up, not counted
-    if func not in _FUNCS or not (over or ask):
-        return None
-    kind = re.split(r"[?.,;]", task[over[-1].end() :])[0] if over else ""  # "my receipts"
-    asked = task[: over[0].start()] + " " + task[over[-1].end() + len(kind) :] if over else task
-    skip = QUESTION_WORDS | _NOT_LABEL
-    called = [w for w in tokenize(periods(kind)[1]) if w not in skip and w[0].isalpha()]
-    words = [w for w in tokenize(periods(asked)[1]) if w not in skip and w[0].isalpha()]
-    payers = {
-        w for m in _PAYER.finditer(asked) for w in tokenize(" ".join(filter(None, m.groups())))
-    }
-    words = [w for w in words if w not in payers] or words
-    verbs = [w for w in words if w in _VERBS]
-    words = [w for w in words if w not in _VERBS] or words  # "how much interest did I pay"
-    fallback = tuple(dict.fromkeys(x for v in verbs for x in _VERB_LABELS.get(v, ())))
-    spans, rest = periods(task)
-    given = tuple(n.pattern for n in names(rest))
-    years = tuple(sorted({span.year for span in spans if span.year is not None}))
-    months = tuple(sorted({m for span in spans for m in span.months}))
-    words = words or called  # "the total of all my receipts": the documents' own amount
-    if not words:
-        return None
-    label = tuple(dict.fromkeys(words))
-    return Same(func, label, years, fallback, given, bool(over), months, tuple(called), measured)
 
 
 def read_value(path: str, doc: Document, same: Same) -> Value | None:
@@ -155,21 +58,35 @@ def read_value(path: str, doc: Document, same: Same) -> Value | None:
     none, on its line or standing alone on the next), or None without such a label."""
     naming = _naming(path, doc)
     own = tuple(w for w in same.words if w not in naming)
-    if set(own) <= _VERBS and same.fallback:
+    if set(own) <= VERBS and same.fallback:
         own = ()  # only its verb: the label the verb names ("claimed": the claim's total)
-    if own and (found := label_value(path, doc, own, naming, quantities=same.quantity)):
+    found = own and label_value(path, doc, own, naming, quantities=same.quantity)
+    if found and (found.amount is not None or not (same.paid and _opening(doc, found))):
         return None if _category(doc, found.label) else found
     if same.quantity:
         return None  # a quantity's label is named: no bill's or invoice's own amount
     # the question's words only name the documents ("the highest electricity bill"), or
-    # only say paying and no label does ("how much did I spend across my receipts"): the
-    # label its verb names, else a document's own amount ("Amount due", "Total")
-    if own and not set(own) <= _VERBS:
+    # only say paying and no label does ("how much did I spend across my receipts"), or
+    # what was paid for, said before any amount ("billed us for pickups": "Regulated medical
+    # waste - pickup and disposal"): the label its verb names, else a document's own amount
+    # ("Amount due", "Total")
+    if own and not set(own) <= VERBS and not found:
         return None
+    first = None  # of the labels found, the first with an amount ("Total | $2,488.00", not
+    # "Pay by card ..." for "payable"), else the first
     for words in filter(None, [same.fallback, *DOCUMENT_AMOUNT, same.words]):
-        if found := label_value(path, doc, words, naming, bottom=True):
-            return found
-    return None
+        value = label_value(path, doc, words, naming, bottom=True)
+        if value and value.amount is not None:
+            return value
+        first = first or value
+    return first
+
+
+def _opening(doc: Document, value: Value) -> bool:
+    """Whether a label stands before the document's first amount: it says what the whole
+    document is for, not what one of its lines is."""
+    first = next((u.offset for u in labelled(doc.text) if u.amount is not None), len(doc.text))
+    return value.offset < first
 
 
 def _category(doc: Document, label: str) -> bool:
@@ -219,6 +136,10 @@ def same_kind(corpus: Corpus, same: Same) -> list[Value]:
             if not asked & set(_PATH_YEAR.findall(text)) and _PATH_YEAR.search(text):
                 del values[path]
     docs = corpus.docs
+    if same.latest and not same.years:  # "so far this year": the latest year dated
+        dates = {p: set(_PATH_YEAR.findall(p) or _PATH_YEAR.findall(docs[p].text)) for p in values}
+        latest = max((max(y) for y in dates.values() if y), default=None)
+        values = {p: v for p, v in values.items() if not dates[p] or latest in dates[p]}
     marks = {  # what a template shares: words, title, file name (its words, not its dates)
         p: [
             set(tokenize(AMOUNT.sub(" ", docs[p].text))),
@@ -310,7 +231,7 @@ def sameness_step(conversation: Conversation, corpus: Corpus) -> Action | None:
         return None
     queries = [t for t in turns[turns.index(last) + 1 :] if t.action.tool == "query_data"]
     if not queries:
-        func, name = same.func.upper(), _FUNCS[same.func]
+        func, name = same.func.upper(), FUNCS[same.func]
         sql = (
             f"SELECT source_file, page, value, quote, {func}(value) OVER () AS {name}, "
             f"COUNT(value) OVER () AS counted FROM {ident(table)} ORDER BY source_file"
@@ -347,7 +268,7 @@ def _answer(same: Same, values: list[Value], query: Turn) -> Action | None:
     rows = rows_of(query)
     if not rows:
         return None
-    name = _FUNCS[same.func]
+    name = FUNCS[same.func]
     label, symbol = values[0].label, currency(v.quote for v in values)
     figure = money(rows[0].get(name), symbol)
     read = [r for r in rows if r.get("value") is not None]
