@@ -611,7 +611,8 @@ def test_forms_that_say_what_they_are_outside_their_table_are_totalled(tmp_path)
 
 
 def test_what_staff_claimed_is_each_claims_total_before_its_advance(tmp_path):
-    """'claimed by staff' names who claimed, not a label: each form's own amount is read,
+    """'claimed by staff' names who claimed, not a label nor the documents (a staff
+    handbook with a total in it is not one of the claims): each form's own amount is read,
     and what was claimed is the claim's total, not what was paid out after an advance."""
     root = tmp_path / "office" / "Reimbursements"
     root.mkdir(parents=True)
@@ -621,8 +622,61 @@ def test_what_staff_claimed_is_each_claims_total_before_its_advance(tmp_path):
         ("Cruz", [("03/19/2024", "Workshop fee", 191.0)], 100.0),
     ):
         _claim_form(root / f"2024_{name}.docx", name, items, advance)
+    (root.parent / "staff_handbook.md").write_text(
+        "# Staff handbook\n\nClaims over $250 need approval.\n\nTotal mileage allowance: $500.00\n"
+    )
     asked = "What was the average reimbursement claimed by staff?"
     result = _explore(asked, root.parent, tmp_path / "a.duckdb")
     expected = "**$100.82** is the average of 'Reimbursement total' over the 3 documents"
     assert result.answer.startswith(expected), result.answer[:300]
     _verified(result)
+
+
+def test_a_total_over_budgets_with_subtotals_adds_up_each_documents_own_total(tmp_path):
+    """Two award budgets print subtotals among their lines ("Personnel (subtotal)", "Direct
+    costs") and end with their total: a total over them that names no line is each one's
+    own total added up, not every line (which counts the subtotals again)."""
+    root = tmp_path / "grants"
+    root.mkdir()
+    for year, salaries in ((1, 100_000), (2, 104_000)):
+        book = Workbook()
+        sheet = book.active
+        sheet.append(["Budget line", "Amount"])
+        direct = salaries + 30_000 + 20_000
+        for line, amount in (
+            ("Salaries", salaries),
+            ("Fringe benefits", 30_000),
+            ("Personnel (subtotal)", salaries + 30_000),
+            ("Supplies", 20_000),
+            ("Direct costs", direct),
+            ("Indirect costs", direct // 2),
+            ("Total award", direct + direct // 2),
+        ):
+            sheet.append([line, amount])
+        book.save(root / f"award_budget_year_{year}.xlsx")
+    asked = "Adding up both budget years, how much was awarded in total?"
+    result = _explore(asked, root, tmp_path / "b.duckdb")
+    expected = "**456,000** is the total of amount over 2 rows of sheet where the row is its"
+    assert result.answer.startswith(expected), result.answer[:300]
+    assert "Total award" in result.answer and "Direct costs" not in result.answer
+
+
+def test_a_year_only_the_files_paths_name_leaves_out_other_years_files():
+    """The rows carry no date; their files' folders do ("2023/", "2024/"): a total for
+    2024 adds up the rows of the file filed under 2024 only (and of files naming no year)."""
+    import duckdb
+
+    from fsnb.offline.table_sql import Plan
+    from fsnb.tools.payloads import LoadedMany
+
+    read = ("Travel/2023/TR-23-0388.pdf", "Travel/2024/TR-24-0092.pdf", "Travel/notes.pdf")
+    loaded = LoadedMany((), (), read, "claims", 3, {"source_file": "VARCHAR", "amount": "DOUBLE"})
+    ask = aggregate_question("How much did we reimburse for travel in 2024 in total?")
+    plan = Plan.of(ask, loaded)
+    assert plan is not None and plan.file_years == (2024,)
+    db = duckdb.connect()
+    db.execute("CREATE TABLE claims (source_file VARCHAR, amount DOUBLE)")
+    db.executemany(
+        "INSERT INTO claims VALUES (?, ?)", list(zip(read, (100.0, 20.0, 3.0), strict=True))
+    )
+    assert db.execute(plan.aggregate_sql()).fetchone()[0] == 23.0

@@ -25,6 +25,12 @@ MATCHED = 50
 #: A row that sums the others, by its label ("Total", "Subtotal"): never one of the
 #: items a figure is computed over (left out where a document loaded prints one).
 TOTAL_ROW = r"(?i)^\s*(?:grand\s+|sub-?)?totals?\b"
+#: A document's own total of its rows, not a subtotal ("Total", "Grand total").
+OWN_TOTAL = r"(?i)^\s*(?:grand\s+)?totals?\b"
+#: A year in a file's path, as RE2 (no look-around) finds it: "Travel/2024/TR-24.pdf".
+_YEAR_IN_PATH = "(?:^|[^0-9])(?:{})(?:[^0-9]|$)"
+#: Half a cent: two totals further apart differ.
+CENT = 0.005
 #: ...nor, for the largest or smallest, a row of the rest ("All other customers").
 _SUMMARY = TOTAL_ROW + r"|^\s*all\s+others?\b"
 NUMERIC = ("DOUBLE", "DECIMAL", "INTEGER", "BIGINT")
@@ -51,6 +57,12 @@ class Plan:
     homes: tuple[tuple[str, str], ...] = ()
     #: Whether a document it was loaded from prints a row that totals the others.
     totalled: bool = False
+    #: The years the question names that only the files' paths say ("Travel/2024/..."):
+    #: rows of a file whose path names another year are left out.
+    file_years: tuple[int, ...] = ()
+    #: Whether the figure adds up each document's own total row (its last): a total over
+    #: a totalled table whose rows the question does not name, subtotals and all.
+    own_totals: bool = False
 
     @classmethod
     def of(cls, ask: Aggregate, loaded: object) -> Plan | None:
@@ -76,9 +88,27 @@ class Plan:
         words = tuple(w for w in ask.words if stem(w) not in names)
         context = names | set(tokenize(" ".join(loaded.read).replace("_", " ")))
         things = ask.names + (() if date else ask.periods)
-        things = tuple(t for t in things if not set(tokenize(t.label)) <= context)
+        said = {t for t in things if set(tokenize(t.label)) <= context}
+        years = tuple(t.year for t in said if t.year is not None and not t.months)
+        things = tuple(t for t in things if t not in said)
         about = len(words) < len(ask.words)
-        return cls(ask, table, columns, measure, date, words, about, things=things)
+        return cls(
+            ask, table, columns, measure, date, words, about, things=things, file_years=years
+        )
+
+    @property
+    def checks_totals(self) -> bool:
+        """Whether its total is checked against its documents' own total rows: a total
+        over a totalled table whose rows the question does not name."""
+        unnamed = not (self.values or self.named or self.own_totals)
+        return self.ask.func == "sum" and self.totalled and unnamed
+
+    def subtotalled(self, figures: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether the rows' total (`figures`: the aggregate query's rows) is not their
+        documents' own totals added up: some rows are subtotals of others."""
+        row = figures[0] if figures else {}
+        total, own = row.get("total"), row.get("own_totals")
+        return total is not None and own is not None and abs(float(total) - float(own)) > CENT
 
     @property
     def named(self) -> tuple[Named, ...]:
@@ -156,12 +186,28 @@ class Plan:
             tests.append(f"month({ident(self.date)}) IN ({', '.join(map(str, self.ask.months))})")
         if self.date and self.ask.years:
             tests.append(f"year({ident(self.date)}) IN ({', '.join(map(str, self.ask.years))})")
+        if self.file_years:  # "in 2024": not the rows of Travel/2023/...
+            any_year, asked = (
+                literal(_YEAR_IN_PATH.format(years))
+                for years in ("(?:19|20)[0-9][0-9]", "|".join(map(str, self.file_years)))
+            )
+            tests.append(
+                f"(NOT regexp_matches(source_file, {any_year})"
+                f" OR regexp_matches(source_file, {asked}))"
+            )
         label = next((c for c, k in self.columns.items() if k.startswith("VARCHAR")), None)
         extreme = self.ask.func in ("max", "min")
-        if label is not None and (extreme or self.totalled):
+        if label is not None and self.own_totals:
+            tests.append(f"coalesce(regexp_matches({ident(label)}, {literal(OWN_TOTAL)}), false)")
+        elif label is not None and (extreme or self.totalled):
             pattern = literal(_SUMMARY if extreme else TOTAL_ROW)
             tests.append(f"NOT coalesce(regexp_matches({ident(label)}, {pattern}), false)")
-        return f" WHERE {' AND '.join(tests)}" if tests else ""
+        where = f" WHERE {' AND '.join(tests)}" if tests else ""
+        if self.own_totals:  # the last total row of each document
+            where += (
+                " QUALIFY row_number() OVER (PARTITION BY source_file ORDER BY source_row DESC) = 1"
+            )
+        return where
 
     def aggregate_sql(self) -> str:
         func, measure, source = self.ask.func, self.measure, f"{ident(self.table)}{self.where()}"
@@ -175,6 +221,12 @@ class Plan:
         )
         name = {"sum": "total", "avg": "average"}.get(func)
         figure = f"{func.upper()}({ident(measure)}) AS {name}, " if name and measure else ""
+        if self.own_totals:  # QUALIFY picks rows: aggregate over them in an outer query
+            source = f"(SELECT * FROM {source})"
+        if self.checks_totals and measure:
+            own = replace(self, own_totals=True)
+            checks += f", (SELECT SUM({ident(measure)}) FROM (SELECT * FROM {ident(self.table)}"
+            checks += f"{own.where()})) AS own_totals"
         return f"SELECT {figure}COUNT(*) AS row_count{checks} FROM {source}"
 
     def rows_sql(self) -> str:
@@ -190,6 +242,8 @@ class Plan:
     def described(self) -> str:
         """The filters in words: "category is Dining, dated in March 2025"."""
         parts = [f"{c} is {' or '.join(v)}" for c, v in self.values]
+        if self.own_totals:
+            parts.append("the row is its document's total")
         when = [calendar.month_name[m] for m in self.ask.months]
         when += [str(y) for y in self.ask.years]
         if self.date and when:

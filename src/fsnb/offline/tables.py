@@ -109,6 +109,14 @@ def _computed(
     if not _answers(plan, found, loaded.outcome.payload.read, corpus):
         return None, True
     done = queries[1:] if matching else queries
+    if plan.checks_totals and done and plan.subtotalled(rows_of(done[0])):
+        plan, done = replace(plan, own_totals=True), done[1:]
+        if not done:
+            reason = (
+                "Compute again: the rows add up to more than their documents' own totals "
+                "(subtotals among them); add up each document's total row instead."
+            )
+            return Action.call("query_data", reason, sql=plan.aggregate_sql()), False
     if not done:
         reason = f"Compute: the {_WORDS[ask.func]} in SQL over the rows the question asks about."
         return Action.call("query_data", reason, sql=plan.aggregate_sql()), False
