@@ -203,3 +203,16 @@ def test_absent_words_reads_the_list():
     )
     df = {"acm": 1, "paid": 1, "pai": 1, "it": 1}
     assert absent_words(question, df, tuning.rare_word) == ["warranty"]
+
+
+def test_a_verb_the_folder_lacks_is_not_what_it_must_name():
+    """'have to redo', 'did they renew': a rare verb says what was done, and the documents
+    may say it otherwise ("due"); a rare noun or a name after "to" still counts."""
+    tuning = Tuning()
+    question = analyze(
+        "When does Yuki have to redo the training, and did Vexor send the warranty to Quillon?",
+        ["Yuki: training due 2026-10-12."],
+        tuning=tuning,
+    )
+    df = {"yuki": 1, "train": 1, "due": 1, "send": 1}
+    assert absent_words(question, df, tuning.rare_word) == ["Vexor", "warranty", "Quillon"]

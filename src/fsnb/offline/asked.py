@@ -95,16 +95,23 @@ def absent(
     kinds = kind_words(question)
     words = re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*|\S", question.text)
     found: dict[str, Absent] = {}
-    for word, after in zip(words, [*words[1:], ""], strict=True):
+    for before, word, after in zip(["", *words[:-1]], words, [*words[1:], ""], strict=True):
         low, terms, following = word.lower(), tokens(word.lower()), tokens(after.lower())
         if low in found or not terms or any(df.get(t) or t in named for t in terms):
             continue
         if terms[0] in question.content and question.weight(terms[0]) >= 1.0:
             narrows = following and df.get(following[0]) and not set(terms) & kinds
             head = after.lower() if narrows and not re.search(r"(?:est|ed|ing)$", low) else ""
-            found[low] = Absent(word, terms[0], low not in types and zipf(low) < rare, head)
+            # a verb ("have to redo", "did they renew") says what was done, not what the
+            # folder must name: it may be worded otherwise
+            verb = before.lower() in _AUXILIARIES and word.islower()
+            is_rare = low not in types and zipf(low) < rare and not verb
+            found[low] = Absent(word, terms[0], is_rare, head)
     return list(found.values())
 
+
+#: Words before a verb: "to", the auxiliaries and modals.
+_AUXILIARIES = set("to do does did will would can could should must might shall".split())
 
 #: "What is the X ...", "Who is X's Y", "What does the X say": the thing asked about follows.
 _FOCUS = re.compile(
