@@ -215,6 +215,9 @@ def test_document_questions_are_not_file_questions(question: str, folder: Path):
         ("How much disk space does the finance folder use?", "space", ("path", "finance")),
         ("What is the total size of the contracts folder?", "space", ("path", "contracts")),
         ("How many subfolders are there?", "folders", ("path", ".")),
+        ("How many of the agreements in contracts are PDF files?", "count", ("file_types", "pdf")),
+        ("How many of the plans in finance are Word documents?", "count", ("scope", "finance")),
+        ("Which client's folder has the most files?", "fullest", ("top_n", 100_000)),
     ],
 )  # fmt: skip
 def test_the_rules(question: str, kind: str, argument: tuple[str, str], folder: Path):

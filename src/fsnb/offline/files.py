@@ -62,6 +62,13 @@ COUNT = re.compile(
     r"(?=\s+(?:are|is|exist|do|does|in|under|inside|within|there)\b|\s*\?|\s*$)",
     re.IGNORECASE,
 )
+#: "How many of the protocols in Protocols are Word documents?": a count of the files of a
+#: format (word, noun), however the question calls them first.
+_COUNT_ARE = re.compile(
+    rf"\b{_HOW_MANY}\s+of\s+(?:the|my|our)\s+[^?]*?\b(?:are|is)\s+(?:an?\s+)?"
+    rf"(?P<word>[\w.]+?)(?:e?s)?(?:\s+(?P<noun>{_NOUNS}))?\s*\??\s*$",
+    re.IGNORECASE,
+)
 #: How a question asks to see files: "which", "list every", "show me all the", "are there
 #: any".
 _WHICH = (
@@ -130,7 +137,7 @@ _TYPED = re.compile(rf"\s+(?P<word>[\w.]+?)(?:s|\s+(?P<noun>{_NOUNS}))?\b", re.I
 #: "Which folder takes up the most space?", "the biggest subfolder", "Which folder has the
 #: most files?" (group files).
 _TOP_FOLDER = re.compile(
-    r"\b(?:which|what)\s+(?:sub-?)?folder(?:\s+(?:of|in|under|inside)\s+(?:the\s+|my\s+|our\s+)?"
+    r"\b(?:which|what)\s+(?:\w+'s\s+)?(?:sub-?)?folder(?:\s+(?:of|in|under|inside)\s+(?:the\s+|my\s+|our\s+)?"
     r"[\w&./-]+(?:\s+folder)?)?\s+(?:is\s+(?:the\s+)?(?:largest|biggest)|(?:takes?|"
     r"uses?)\s+(?:up\s+)?the\s+most\s+(?:disk\s+)?space|(?P<files>(?:has|holds|contains)\s+the"
     r"\s+most\s+files))|\bthe\s+(?:largest|biggest)\s+(?:sub-?)?folder\b",
@@ -273,6 +280,9 @@ def _ask(task: str) -> FileQuestion | None:
         return FileQuestion("space", "disk_usage", {"path": scope})
     size = _SIZE.search(task)
     count = COUNT.search(task)
+    if (are := _COUNT_ARE.search(task)) and (types := _format(are)):
+        args = {"query": "*", "search_type": "metadata", "scope": scope, "file_types": types}
+        return FileQuestion("count", "find_files", args, f"{are['word']} files")
     if count and (counted := _counted_files(count)):
         if size:  # "how many PDFs are larger than 3 KB"
             limit, said = _size_limit(size)
