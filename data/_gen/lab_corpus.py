@@ -309,7 +309,7 @@ def _bramwell(out: Path, texts: dict[str, str], pages: dict[str, int]) -> None:
                     ("Orders shipped", f"{calendar.month_name[month]} {year}"),
                 ],
             ),
-            ("t", rows, [1.0, 2.75, 0.5, 1.0, 1.0]),
+            ("t", rows, [1.2, 2.7, 0.8, 1.0, 1.0]),
             (
                 "p",
                 "Tax exempt: certificate on file. Terms net 30. Please quote the invoice number "
@@ -335,7 +335,7 @@ def _alder(out: Path, texts: dict[str, str], pages: dict[str, int]) -> None:
             ("s", "Alder Biosciences Inc. - 18 Harbor Point Road, Worcester, MA 01605"),
             ("p", f"Invoice {number}, dated {date}. Customer: {LAB}, {UNIV}."),
             ("p", f"Ship to: Priya Raman, {ADDRESS}. Shipped on dry ice; store as labelled."),
-            ("t", rows, [0.9, 3.6, 0.5, 1.2]),
+            ("t", rows, [0.9, 3.3, 0.8, 1.2]),
             (
                 "p",
                 "Payment within 30 days of the invoice date. Pay by card through your Alder "

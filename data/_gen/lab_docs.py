@@ -129,7 +129,7 @@ def form_pdf(path: Path, title: str, blocks: Sequence[FormBlock], footer: str = 
             continue
         if kind == "kv":
             rows = [[_cell(k, header=True), _cell(v)] for k, v in block[1]]
-            widths = [2.0 * inch, 4.7 * inch]
+            widths = [2.5 * inch, 4.2 * inch]
             style = [*_GRID, ("BACKGROUND", (0, 0), (0, -1), colors.whitesmoke)]
             texts += [f"{k} {v}" for k, v in block[1]]
         else:

@@ -79,7 +79,7 @@ def _freezer(out: Path, texts: dict[str, str], pages: dict[str, int]) -> None:
                 "Remit to Arctis Cold Systems, Inc., 5100 Fernbrook Lane, Plymouth, MN 55446.",
             ]
             title = "Arctis Cold Systems, Inc. - Invoice"
-        blocks = [("kv", head), ("t", rows, [3.3, 0.5, 1.2, 1.3])] + [("p", n) for n in notes]
+        blocks = [("kv", head), ("t", rows, [3.0, 0.8, 1.2, 1.3])] + [("p", n) for n in notes]
         texts[rel] = form_file(out, rel, title, blocks, pages)
 
 
