@@ -28,13 +28,6 @@ _MEASURES = set(
         "kilometers km lbs pounds kilograms kg tons tonnes"
     )
 )
-#: Verbs of a question that name the value only when nothing else does ("how much did I pay").
-VERBS = set(
-    tokenize(
-        "pay paid spend spent earn earned receive received charge charged owe bill cost claim "
-        "claimed reimburse reimbursed"
-    )
-)
 #: Who does the paying or is paid ("did staff claim", "claimed by staff", "reimbursed people
 #: for"): not the label of the value; a capitalised name ("did Bluestem charge us") stays a
 #: label word, for `over`-less questions want their names to say so. Not "cost": what costs
@@ -48,6 +41,9 @@ _PAYER = re.compile(
     rf"|\b(?:{_BASE}|{_PAST})\s+(?:the\s+|our\s+)?((?-i:[a-z])\w*)\s+for\b",
     re.IGNORECASE,
 )
+#: Verbs of a question that name the value only when nothing else does ("how much did I pay"):
+#: those of paying, in both forms, and "cost".
+VERBS = set(tokenize(" ".join([*_BASE.split("|"), *_PAST.split("|"), "cost"])))
 #: The year so far ("so far this year", "year to date"): the latest year the documents are
 #: dated in, not a label.
 _NOW = re.compile(r"\b(?:so far )?this year\b|\bso far\b|\b(?:year )?to date\b", re.IGNORECASE)
@@ -111,7 +107,7 @@ def sameness_question(task: str) -> Same | None:
     called = [w for w in tokenize(periods(kind)[1]) if w not in skip and w[0].isalpha()]
     words = [w for w in tokenize(periods(asked)[1]) if w not in skip and w[0].isalpha()]
     said = " ".join(w for m in _PAYER.finditer(asked) for w in m.groups() if w)
-    payers = list(dict.fromkeys(tokenize(said)))
+    payers = set(tokenize(said))
     words = [w for w in words if w not in payers] or words
     verbs = [w for w in words if w in VERBS]
     words = [w for w in words if w not in VERBS] or words  # "how much interest did I pay"
@@ -124,11 +120,10 @@ def sameness_question(task: str) -> Same | None:
     if not words:
         return None
     label = tuple(dict.fromkeys(words))
-    called_as = tuple(called)
-    over_all, paid = bool(over), bool(verbs)
     return Same(
-        func, label, years, fallback, given, over_all, months, called_as, measured, latest, paid
-    )
+        func, label, years, fallback, given, bool(over), months, tuple(called), measured,
+        latest=latest, paid=bool(verbs),
+    )  # fmt: skip
 
 
 __all__ = ["FUNCS", "VERBS", "Same", "sameness_question"]

@@ -97,6 +97,11 @@ def _category(doc: Document, label: str) -> bool:
     return sum(cell in row for row in rows) > 1
 
 
+def _years(path: str, doc: Document) -> set[str]:
+    """The years a document is dated in: its path's ("award_2023.pdf"), else its text's."""
+    return set(_PATH_YEAR.findall(path) or _PATH_YEAR.findall(doc.text))
+
+
 def _naming(path: str, doc: Document) -> set[str]:
     """The words that name a document: its title, folders and file name."""
     folders = path.rsplit("/", 1)[0] if "/" in path else ""
@@ -129,17 +134,13 @@ def same_kind(corpus: Corpus, same: Same) -> list[Value]:
         for p, d in corpus.docs.items()
         if _holds_names(p, d, same) and (v := read_value(p, d, same))
     }
-    if same.years:  # leave out documents of other years: by their path's year, if it has one
-        asked = {str(y) for y in same.years}
-        for path in list(values):
-            text = path if _PATH_YEAR.search(path) else f"{path} {corpus.docs[path].text}"
-            if not asked & set(_PATH_YEAR.findall(text)) and _PATH_YEAR.search(text):
-                del values[path]
     docs = corpus.docs
-    if same.latest and not same.years:  # "so far this year": the latest year dated
-        dates = {p: set(_PATH_YEAR.findall(p) or _PATH_YEAR.findall(docs[p].text)) for p in values}
-        latest = max((max(y) for y in dates.values() if y), default=None)
-        values = {p: v for p, v in values.items() if not dates[p] or latest in dates[p]}
+    dates = {p: _years(p, docs[p]) for p in values}
+    # leave out documents of other years ("so far this year": of the latest year dated)
+    dated = set().union(*dates.values())
+    latest = {max(dated)} if same.latest and dated else set()
+    if asked := {str(y) for y in same.years} or latest:
+        values = {p: v for p, v in values.items() if not dates[p] or asked & dates[p]}
     marks = {  # what a template shares: words, title, file name (its words, not its dates)
         p: [
             set(tokenize(AMOUNT.sub(" ", docs[p].text))),
