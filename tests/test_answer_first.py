@@ -331,3 +331,28 @@ def test_a_document_the_question_names_gives_the_value_its_label_shares(tmp_path
     )
     first = _first_line(_explore("What is the deductible on my home insurance policy?", root))
     assert first.startswith("Item: Deductible; Amount: $750"), first
+
+
+def test_a_document_without_the_name_asked_about_does_not_finish_the_first_line(
+    tmp_path: Path,
+):
+    """Dr. Okafor holds no DEA registration: the roster names her, each certificate names
+    someone else. Her row and another's expiration date are not her registration's."""
+    root = tmp_path / "clinic"
+    root.mkdir()
+    (root / "staff_roster.csv").write_text(
+        "name,role,credential,start date,status\n"
+        "Dr. Amaka Okafor,Relief veterinarian,DVM,2023-11-01,Per diem\n"
+        "Dr. Lars Fenwick,Owner,DVM,2015-03-01,Full time\n"
+        "Jo Marsh,Technician,CVT,2019-06-10,Full time\n",
+        encoding="utf-8",
+    )
+    for n, name in enumerate(["Lars Fenwick", "Jo Marsh", "Oskar Berg", "Sara Holm"]):
+        (root / f"dea_{n}.md").write_text(
+            f"# DEA registration certificate\n\nRegistrant: Dr. {name}\n\n"
+            f"Registration number: BX{n}180221\n\nExpiration date: March {n + 1}, 2027\n",
+            encoding="utf-8",
+        )
+    result = _explore("When does Dr. Okafor's DEA registration expire?", root)
+    assert "2027" not in _first_line(result)
+    assert "could not find" in result.answer

@@ -173,6 +173,58 @@ def test_reads_on_where_the_answer_lies_in_a_long_document(tmp_path: Path):
     assert _cited(result, "manual.md")
 
 
+MANUAL = """# Warehouse safety manual
+
+## Forklift certification
+
+Every forklift operator needs a current forklift certification before driving any truck.
+Forklift certification is renewed every three years; renew it before it lapses.
+
+## Forklift certification records
+
+Operators without current forklift certification may not renew their dock permit.
+
+## Renewing a forklift certification
+
+To renew a forklift certification, book the refresher course.
+
+## Forklift certification audits
+
+Auditors sample forklift certification records and ask operators when they renew.
+"""
+
+
+def test_reads_the_workbook_whose_one_row_matches_best_though_it_ranks_low(tmp_path: Path):
+    root = tmp_path / "warehouse"
+    root.mkdir()
+    (root / "safety_manual.md").write_text(MANUAL, encoding="utf-8")
+    people = ["Oskar Berg", "Ines Duarte", "Piet de Vries", "Lena Moreau", "Tariq Haddad",
+              "Yara Costa", "Jonas Weber", "Aiko Tanaka", "Femi Adebayo", "Sara Holm"]  # fmt: skip
+    rows = [
+        f"{name},{course},{2022 + n % 3}-0{1 + n % 9}-1{n % 9},{2024 + n % 3}-0{1 + n % 9}-1{n % 9}"
+        for n, name in enumerate(people)
+        for course in ("First aid", "Fire warden", "Manual handling")
+    ]
+    rows.insert(17, "Marta Lindqvist,Forklift certification,2023-04-02,2026-04-02")
+    log = "name,course,completed,expires\n" + "\n".join(rows) + "\n"
+    (root / "training_log.csv").write_text(log, encoding="utf-8")
+    for name, text in {
+        "canteen": "The canteen opens at seven. Lunch is served from noon to two.",
+        "parking": "Staff park in lot B. Visitors use lot A by the gate.",
+        "holidays": "The warehouse closes on public holidays. Book leave two weeks ahead.",
+        "deliveries": "Deliveries arrive between six and ten. Each pallet is scanned.",
+    }.items():
+        (root / f"{name}.md").write_text(f"# {name}\n\n{text}\n", encoding="utf-8")
+    result = _explore("When does Marta have to renew her forklift certification?", root)
+    # the manual repeats the question's words in every section; the log ranks at half of it
+    reads = [p["args"]["path"] for p in _parses(result)]
+    assert reads[:2] == ["safety_manual.md", "training_log.csv"]
+    (why,) = [p["reason"] for p in _parses(result) if p["args"]["path"] == "training_log.csv"]
+    assert "holds the passage that matches it best" in why
+    assert "2026-04-02" in result.answer
+    assert any("Marta Lindqvist" in c.quote for c in _cited(result, "training_log.csv"))
+
+
 def test_stops_with_what_it_has_on_the_last_step(deal: Path):
     question = "What is the purchase price for the shares?"
     two = _explore(question, deal, max_steps=2)

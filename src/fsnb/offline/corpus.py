@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from fsnb.documents import Document
 from fsnb.errors import FsnbError
 from fsnb.offline.asked import Absent, absent
+from fsnb.offline.passages import score_unit
 from fsnb.offline.question import Question, analyze
 from fsnb.offline.ranking import BM25, Ranked, document_terms, rank_documents, tokens
 from fsnb.offline.references import Target
@@ -44,6 +45,9 @@ class Corpus:
     task: str = ""
     #: The question's words that no document holds, nor a file's name.
     absent: tuple[Absent, ...] = ()
+    #: The document holding the passage that scores best for the question, of all of
+    #: them (a workbook's one matching row, where the workbook as a whole ranks low).
+    passage_leader: str | None = None
 
     @property
     def best_score(self) -> float:
@@ -84,18 +88,12 @@ def superseded(path: str, document: Document) -> bool:
     return bool(_OLD_PATH.search(path) or _OLD_TEXT.search(document.text[:HEAD_CHARS]))
 
 
-def _current_first(
-    ranking: list[Ranked], docs: dict[str, Document], asked: set[str]
-) -> list[Ranked]:
-    """The ranking with superseded copies scored down (`SUPERSEDED`), unless the question
-    asks for one ("the draft minutes", "the archived budget")."""
+def _old_copies(docs: dict[str, Document], asked: set[str]) -> frozenset[str]:
+    """The superseded copies among the documents, unless the question asks for one ("the
+    draft minutes", "the archived budget")."""
     if asked & set(tokens("draft archive archived old superseded previous obsolete backup")):
-        return ranking
-    scored = [
-        replace(r, score=r.score * SUPERSEDED) if superseded(r.path, docs[r.path]) else r
-        for r in ranking
-    ]
-    return sorted(scored, key=lambda r: -r.score)
+        return frozenset()
+    return frozenset(path for path, document in docs.items() if superseded(path, document))
 
 
 def build_corpus(documents: Documents, task: str, tuning: Tuning) -> Corpus:
@@ -132,19 +130,30 @@ def build_corpus(documents: Documents, task: str, tuning: Tuning) -> Corpus:
     ranking = rank_documents(
         question.content, texts, question.weights, tuning=tuning, tokenize=terms
     )
-    ranking = _current_first(ranking, docs, set(question.content))
+    old = _old_copies(docs, set(question.content))
+    ranking = sorted(
+        (replace(r, score=r.score * SUPERSEDED) if r.path in old else r for r in ranking),
+        key=lambda r: -r.score,
+    )
     unit_map = {path: units(d.text, tuning=tuning) for path, d in docs.items()}
-    corpus_units = [
-        terms(d.text[u.span.start : u.span.end])
-        for path, d in docs.items()
-        for u in unit_map[path]
-        if not u.parts
-    ]
+    flat = [(path, u) for path in docs for u in unit_map[path] if not u.parts]
+    corpus_units = [terms(docs[path].text[u.span.start : u.span.end]) for path, u in flat]
     headings = {(path, u.context) for path in docs for u in unit_map[path] if u.context}
-    corpus_units += [terms(context) for _, context in sorted(headings)]
+    context_terms = {context: terms(context) for _, context in headings}
+    stats = BM25(corpus_units + [context_terms[context] for _, context in sorted(headings)])
+    # the best passage of all, scored as answers are, of those holding a question term
+    forms = question.forms.keys() | question.aliases.keys()
+    leader, best = None, 0.0
+    for (path, unit), held in zip(flat, corpus_units, strict=True):
+        if forms.isdisjoint(held) and forms.isdisjoint(context_terms.get(unit.context, ())):
+            continue
+        text = docs[path].text[unit.span.start : unit.span.end]
+        score = score_unit(question, text, unit.context, stats.idf, tuning=tuning)[0]
+        score *= SUPERSEDED if path in old else 1.0
+        if score > best:
+            leader, best = path, score
     targets = [Target(path, d.title, d.text) for path, d in docs.items()]
     folder = scope.folder if scope else ""
-    stats = BM25(corpus_units)
     named = set().union(*(document_terms(p, d.title) for p, d in docs.items()))
     lacking = tuple(absent(question, stats.df, tuning.rare_word, named))
-    return Corpus(docs, question, ranking, stats, targets, unit_map, folder, task, lacking)
+    return Corpus(docs, question, ranking, stats, targets, unit_map, folder, task, lacking, leader)

@@ -74,6 +74,7 @@ class Source:
     period: float = 0.0  # 1: dated in a month the question names; -1: in another; 0: neither
     months: frozenset[str] = frozenset()  # the question's terms for the months it is dated in
     named: frozenset[str] = frozenset()  # the terms of its file's name, folders and title
+    strange: bool = False  # it lacks a name the question gives ("Dr. Quist", "Acme")
 
 
 class Part:

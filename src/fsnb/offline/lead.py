@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fsnb.offline.features import PARTS, Part, Source, parts
-from fsnb.offline.named import dated, in_months, periods
+from fsnb.offline.named import dated, in_months, names, periods
 from fsnb.offline.passages import WEAK_KINDS, Scored
 from fsnb.offline.question import Question, kind_words
-from fsnb.offline.ranking import BM25, document_terms
+from fsnb.offline.ranking import BM25, document_terms, tokens
 from fsnb.offline.scoring import Explained, model
 from fsnb.offline.statements import statement
 from fsnb.offline.tuning import Tuning
@@ -49,7 +49,8 @@ def first_line(
     already picked scores as well; then, up to `lead_parts`, units covering what those
     leave open (a question term worth `lead_gain` of the question, or a strong kind of
     value asked for: an amount, a date...), none from a document dated in a month other
-    than those the question names. `sources`: what is known of each document."""
+    than those the question names, nor from one that lacks a name it gives. `sources`: what
+    is known of each document."""
     weights = {t: stats.idf(t) * question.weight(t) for t in question.content}
     best = max((c.score for c in pool), default=0.0)
     singles = [c for c in pool if not c.parts and c.score >= tuning.floor * best and _short(c)]
@@ -83,7 +84,9 @@ def first_line(
         rest = [
             c
             for c in singles
-            if not overlaps(c.path, c.span, picked) and sources.get(c.path, Source()).period >= 0
+            if not overlaps(c.path, c.span, picked)
+            and sources.get(c.path, Source()).period >= 0
+            and not sources.get(c.path, Source()).strange
         ]
         if not rest:
             break
@@ -105,16 +108,18 @@ def sources(question: Question, readings: list[Reading]) -> dict[str, Source]:
     months = {m for p in asked for m in p.months}
     years = {p.year for p in asked if p.year is not None}
     words = frozenset(question.unit_terms(" ".join(p.label for p in asked if p.months)))
+    given = {t for n in names(question.text) for t in tokens(n.label)}
 
     def source(reading: Reading) -> Source:
-        names = frozenset(document_terms(reading.path, reading.document.title))
+        terms = frozenset(document_terms(reading.path, reading.document.title))
+        strange = bool(given - terms - set(tokens(reading.document.text)))
         when = dated(reading.path, reading.document) if months else None
         if when is None:
-            return Source(reading.standing, named=names)
+            return Source(reading.standing, named=terms, strange=strange)
         if in_months(when, months, years):
             named = dated(reading.path, None) == when
-            return Source(reading.standing, 1.0, words if named else frozenset(), names)
-        return Source(reading.standing, -1.0, named=names)
+            return Source(reading.standing, 1.0, words if named else frozenset(), terms, strange)
+        return Source(reading.standing, -1.0, named=terms, strange=strange)
 
     return {r.path: source(r) for r in readings}
 

@@ -127,7 +127,9 @@ class OfflineLLM:
 
     def _chosen(self, corpus: Corpus, searched: Sequence[str] = ()) -> list[Ranked]:
         """The best document and those within `margin` of it, at most `max_ranked`; the
-        index search's best document leads when there was a search."""
+        index search's best document leads when there was a search, and the document
+        holding the best passage of all comes second (one row of a workbook can answer a
+        question the workbook as a whole ranks low for)."""
         best = corpus.best_score
         if best <= 0:
             return []
@@ -135,6 +137,9 @@ class OfflineLLM:
         lead = next((corpus.rank(p) for p in searched if corpus.rank(p) is not None), None)
         if lead is not None:
             close = [lead, *(r for r in close if r.path != lead.path)]
+        leader = corpus.rank(corpus.passage_leader) if corpus.passage_leader else None
+        if leader is not None and leader not in close[: self.tuning.max_ranked]:
+            close = [*close[:1], leader, *(r for r in close[1:] if r.path != leader.path)]
         return close[: self.tuning.max_ranked]
 
     def _windows(self, corpus: Corpus, ranked: Ranked, top: bool) -> list[int]:
@@ -163,9 +168,15 @@ class OfflineLLM:
                 if progress.covered(ranked.path, offset):
                     continue
                 if offset == 0:
+                    why = (
+                        ", and holds the passage that matches it best"
+                        if ranked.path == corpus.passage_leader and index
+                        else ""
+                    )
                     reason = (
-                        f"Read: ranked {index + 1} of {total}{under} for the question "
-                        f"(BM25 {ranked.score:.1f}), '{corpus.docs[ranked.path].title}'."
+                        f"Read: ranked {corpus.ranking.index(ranked) + 1} of {total}{under} "
+                        f"for the question (BM25 {ranked.score:.1f}){why}, "
+                        f"'{corpus.docs[ranked.path].title}'."
                     )
                 else:
                     reason = (
