@@ -8,10 +8,6 @@ STAMP := $(VENV)/.installed
 LLM ?= offline
 QUESTION ?= Who is the CTO and what is their retention bonus?
 export HF_HUB_OFFLINE := 1
-# pytest workers: one more than the cores, since many tests spend their time waiting on a
-# process they started (JupyterLab, Chromium, a kernel, pip): on 2 cores, 3 workers ran
-# the suite in 524 s where 2 took 635 s.
-WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 
 .PHONY: explore test lint bench data
 
@@ -30,7 +26,7 @@ lint: $(STAMP)
 
 test: lint
 	bash .ci/browser-deps
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile  # a file's tests stay together
+	$(BIN)/python -m pytest -n auto --dist loadfile  # every core; a file's tests stay together
 
 bench: $(STAMP)
 	$(BIN)/python bench/parse.py
