@@ -112,7 +112,8 @@ def sources(question: Question, readings: list[Reading]) -> dict[str, Source]:
 
     def source(reading: Reading) -> Source:
         terms = frozenset(document_terms(reading.path, reading.document.title))
-        strange = bool(given - terms - set(tokens(reading.document.text)))
+        missing = given - terms  # the document's text is read only for names it may lack
+        strange = bool(missing) and not missing <= set(tokens(reading.document.text))
         when = dated(reading.path, reading.document) if months else None
         if when is None:
             return Source(reading.standing, named=terms, strange=strange)
